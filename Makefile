@@ -1,0 +1,77 @@
+# The two commands a newcomer needs: `make run` and `make test`. See README.md.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+VENV := .venv
+PY := $(VENV)/bin/python
+PORT ?= 8000
+# Python 3.13 (pyenv's shim honours .python-version); overridable: make PYTHON=/path/python3.13
+PYTHON ?= $(shell command -v python3.13 || ls -d $$HOME/.pyenv/versions/3.13*/bin/python3.13 2>/dev/null | tail -n 1 || echo python3)
+# Debian packages: Pango for WeasyPrint, HarfBuzz subsetting (fast CJK PDFs), the Noto CJK
+# fonts, Chromium for the browser tests, gettext for translations, poppler for PDF previews.
+DEB_PACKAGES := libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-noto-cjk chromium gettext poppler-utils
+PO_FILES := $(shell find selector -path '*/LC_MESSAGES/*' -name django.po)
+MO_FILES := $(PO_FILES:.po=.mo)
+
+.PHONY: help install install-dev system-deps run test bench lint fmt messages
+
+help:
+	@echo "make run    - install, migrate, load content, serve on http://127.0.0.1:$(PORT)/"
+	@echo "make test   - install with dev tools and run the whole test suite"
+	@echo "make bench  - print the benchmark figures"
+	@echo "make lint   - ruff"
+	@echo "make messages - refresh the translation catalogues after changing strings"
+
+install: system-deps $(VENV)/.installed $(MO_FILES)
+
+install-dev: install $(VENV)/.installed-dev
+
+system-deps:
+	@missing=""; for p in $(DEB_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing Debian packages:$$missing"; \
+	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
+	fi
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+	@$(PY) -c 'import sys; assert sys.version_info[:2] == (3, 13), "Python 3.13 is required, got " + sys.version' \
+	  || { rm -rf $(VENV); exit 1; }
+	$(PY) -m pip install -q --upgrade pip
+
+$(VENV)/.installed: requirements.txt | $(PY)
+	$(PY) -m pip install -q -r requirements.txt
+	@touch $@
+
+$(VENV)/.installed-dev: requirements-dev.txt requirements.txt | $(PY)
+	$(PY) -m pip install -q -r requirements-dev.txt
+	@touch $@
+
+%.mo: %.po | system-deps
+	msgfmt --check-format -o $@ $<
+
+run: export DEBUG ?= 1
+run: install
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py load_content
+	@if [ -z "$$DATABASE_URL" ] && [ "$$DEBUG" = 1 ]; then $(PY) manage.py ensure_demo_staff; fi
+	@echo "Serving on http://127.0.0.1:$(PORT)/  (staff: http://127.0.0.1:$(PORT)/staff/)"
+	$(PY) manage.py runserver 127.0.0.1:$(PORT)
+
+test: install-dev
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+bench: install-dev
+	$(PY) bench/run.py
+
+lint: install-dev
+	$(VENV)/bin/ruff check .
+
+fmt: install-dev
+	$(VENV)/bin/ruff check --fix .
+
+messages: install-dev
+	cd selector && ../$(PY) ../manage.py makemessages -l zh_Hans --no-obsolete --no-location

@@ -1,0 +1,9 @@
+from django.urls import path
+
+from selector.api import views
+
+urlpatterns = [
+    path("recommend", views.recommend, name="api-recommend"),
+    path("fabric", views.fabric, name="api-fabric"),
+    path("openapi.json", views.openapi, name="api-openapi"),
+]

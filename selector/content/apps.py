@@ -1,0 +1,8 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class ContentConfig(AppConfig):
+    name = "selector.content"
+    label = "content"
+    verbose_name = _("Site content")

@@ -1,0 +1,101 @@
+"""Form fields shared by the API and the wizard, so both refuse the same input with the
+same translated messages."""
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from selector.core.explain import BUDGET_LABELS, DETERMINISM_LABELS, WORKLOAD_LABELS
+from selector.domain import GPS_MAX, GPS_MIN, GPUS_MAX, GPUS_MIN, NIC_SPEEDS
+from selector.domain.sizing import OVERSUB_MAX, OVERSUB_MIN, RADIX_MAX, RADIX_MIN
+
+TRUE_VALUES = {"true", "1", "yes", "on"}
+FALSE_VALUES = {"false", "0", "no", "off"}
+
+
+def _int_field(label, lo, hi, *, required=True, initial=None):
+    return forms.IntegerField(
+        label=label, min_value=lo, max_value=hi, required=required, initial=initial,
+        error_messages={
+            "required": _("This field is required."),
+            "invalid": _("Enter a whole number."),
+            "min_value": _("Enter a number of at least %(limit_value)s."),
+            "max_value": _("Enter a number of at most %(limit_value)s."),
+        },
+    )
+
+
+def gpus_field():
+    return _int_field(_("Total GPUs"), GPUS_MIN, GPUS_MAX)
+
+
+def gpus_per_server_field(required=False):
+    return _int_field(_("GPUs per server"), GPS_MIN, GPS_MAX, required=required, initial=8)
+
+
+def _choice_field(label, labels, required=True):
+    return forms.ChoiceField(
+        label=label, required=required, choices=[(k.value, v) for k, v in labels.items()],
+        error_messages={
+            "required": _("This field is required."),
+            "invalid_choice": _("Choose one of the offered options."),
+        },
+    )
+
+
+def workload_field():
+    return _choice_field(_("Workload"), WORKLOAD_LABELS)
+
+
+def budget_field():
+    return _choice_field(_("Budget"), BUDGET_LABELS)
+
+
+def determinism_field():
+    return _choice_field(_("Determinism"), DETERMINISM_LABELS)
+
+
+class StrictBooleanField(forms.Field):
+    """true/false/1/0/yes/no; anything else is an error (not silently False)."""
+
+    default_error_messages = {"invalid": _("Enter true or false.")}
+
+    def to_python(self, value):
+        if value in (None, ""):
+            return False
+        if isinstance(value, bool):
+            return value
+        lowered = str(value).strip().lower()
+        if lowered in TRUE_VALUES:
+            return True
+        if lowered in FALSE_VALUES:
+            return False
+        raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+
+
+class NicSpeedField(forms.TypedChoiceField):
+    def __init__(self, **kwargs):
+        super().__init__(
+            label=_("NIC speed per GPU"), required=False, coerce=int, empty_value=None,
+            choices=[("", _("Not sure"))] + [(str(s), f"{s}G") for s in NIC_SPEEDS],
+            error_messages={"invalid_choice": _("Choose 200, 400 or 800 (or leave empty).")},
+            **kwargs,
+        )
+
+    def to_python(self, value):
+        # "unsure" is what the wizard's "not sure" radio posts.
+        return "" if value in ("unsure", "none") else super().to_python(value)
+
+
+def radix_field():
+    field = _int_field(_("Switch radix"), RADIX_MIN, RADIX_MAX, required=False, initial=64)
+    field.validators.append(_even)
+    return field
+
+
+def _even(value):
+    if value is not None and value % 2:
+        raise forms.ValidationError(_("The radix must be an even number of ports."), code="odd")
+
+
+def oversubscription_field():
+    return _int_field(_("Oversubscription"), OVERSUB_MIN, OVERSUB_MAX, required=False, initial=1)

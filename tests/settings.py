@@ -1,0 +1,13 @@
+"""Test settings: the production settings module with the environment a test run needs.
+Only environment defaults are set here, so tests exercise the real settings code."""
+
+import os
+
+os.environ.setdefault("SECRET_KEY", "tests-only-secret-key-not-used-anywhere-else-0123456789")
+os.environ.setdefault("DEBUG", "0")
+os.environ.setdefault("SECURE_SSL_REDIRECT", "0")
+os.environ.setdefault("STATIC_PLAIN", "1")
+
+from selector.settings import *  # noqa: E402,F403
+
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -1,0 +1,49 @@
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _load_settings(**env):
+    """Import selector.settings in a fresh interpreter with exactly the given environment."""
+    clean = {k: v for k, v in os.environ.items()
+             if k not in {"SECRET_KEY", "DEBUG", "DATABASE_URL", "ALLOWED_HOSTS"}}
+    clean.update(env)
+    return subprocess.run(
+        [sys.executable, "-c",
+         "import selector.settings as s; print(s.DEBUG, s.LANGUAGE_CODE, "
+         "s.DATABASES['default']['ENGINE'], s.SECURE_SSL_REDIRECT)"],
+        cwd=ROOT, env=clean, capture_output=True, text=True, timeout=60,
+    )
+
+
+def test_production_without_secret_key_refuses_to_start():
+    result = _load_settings()
+    assert result.returncode != 0
+    assert "SECRET_KEY must be set when DEBUG is off" in result.stderr
+
+
+def test_debug_off_by_default_and_chinese_first():
+    result = _load_settings(SECRET_KEY="x" * 50)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["False", "zh-hans", "django.db.backends.sqlite3", "True"]
+
+
+def test_bad_boolean_is_a_clear_error():
+    result = _load_settings(DEBUG="perhaps")
+    assert result.returncode != 0
+    assert "DEBUG must be a boolean" in result.stderr
+
+
+def test_postgres_url_selects_postgres_with_pool():
+    result = subprocess.run(
+        [sys.executable, "-c",
+         "import selector.settings as s; d=s.DATABASES['default']; "
+         "print(d['ENGINE'], 'pool' in d['OPTIONS'])"],
+        cwd=ROOT, env={**os.environ, "SECRET_KEY": "x" * 50,
+                       "DATABASE_URL": "postgres://postgres@127.0.0.1:5432/x"},
+        capture_output=True, text=True, timeout=60,
+    )
+    assert result.stdout.split() == ["django.db.backends.postgresql", "True"], result.stderr
