@@ -41,6 +41,10 @@ INSTALLED_APPS = [
     "selector.core",
     "selector.content",
     "selector.api",
+    "selector.public",
+    "selector.wizard",
+    "selector.leads",
+    "selector.reports",
 ]
 
 MIDDLEWARE = [

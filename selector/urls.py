@@ -14,6 +14,10 @@ urlpatterns = [
 # Pages in both languages: Chinese at /, English under /en/.
 urlpatterns += i18n_patterns(
     path("", core_views.home, name="home"),
+    path("", include("selector.public.urls")),
+    path("wizard/", include("selector.wizard.urls")),
+    path("", include("selector.leads.urls")),
+    path("report/", include("selector.reports.urls")),
     path("admin/", admin.site.urls),
     prefix_default_language=False,
 )

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class PublicConfig(AppConfig):
+    name = "selector.public"
+    label = "public"

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class WizardConfig(AppConfig):
+    name = "selector.wizard"
+    label = "wizard"
