@@ -38,6 +38,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.sitemaps",
     "django_htmx",
+    "django_tasks_db",
     "selector.core",
     "selector.content",
     "selector.api",
@@ -202,3 +203,25 @@ LOGGING = {
 
 # Product settings.
 SELECTOR_BRAND = _("Shenhua Tiancheng")
+
+# Background tasks (Django 6 django.tasks). "immediate" runs a task inside the request
+# (development, tests); "database" stores it for `manage.py db_worker` (production).
+TASKS_BACKEND = env_str("TASKS_BACKEND", "immediate")
+if TASKS_BACKEND not in {"immediate", "database"}:
+    raise ImproperlyConfigured("TASKS_BACKEND must be 'immediate' or 'database'")
+TASKS = {"default": {"BACKEND": {
+    "immediate": "django.tasks.backends.immediate.ImmediateBackend",
+    "database": "django_tasks_db.DatabaseBackend",
+}[TASKS_BACKEND]}}
+
+# Leads (selector.leads): who is told about a new lead, how long it is kept, abuse limits.
+SALES_NOTIFY_EMAILS = env_list("SALES_NOTIFY_EMAILS", [])
+LEAD_WEBHOOK_URL = env_str("LEAD_WEBHOOK_URL", "")
+LEAD_WEBHOOK_KIND = env_str("LEAD_WEBHOOK_KIND", "")  # wecom|dingtalk|feishu; "" = by host
+LEAD_WEBHOOK_TIMEOUT = env_int("LEAD_WEBHOOK_TIMEOUT", 5, minimum=1)
+LEAD_NOTIFY_MAX_ATTEMPTS = env_int("LEAD_NOTIFY_MAX_ATTEMPTS", 5, minimum=1)
+LEAD_NOTIFY_BACKOFF_SECONDS = env_int("LEAD_NOTIFY_BACKOFF_SECONDS", 30, minimum=0)
+LEAD_RETENTION_DAYS = env_int("LEAD_RETENTION_DAYS", 730, minimum=1)
+LEAD_MIN_FILL_SECONDS = env_int("LEAD_MIN_FILL_SECONDS", 3, minimum=0)
+LEAD_RATE_LIMIT = env_int("LEAD_RATE_LIMIT", 10, minimum=0)  # submissions per window; 0 = off
+LEAD_RATE_WINDOW_SECONDS = env_int("LEAD_RATE_WINDOW_SECONDS", 3600, minimum=1)
