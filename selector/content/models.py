@@ -92,6 +92,12 @@ class ContentBlock(models.Model):
     title_en = models.CharField(_("title (English)"), max_length=200, blank=True)
     body_zh = models.TextField(_("text (Chinese)"), max_length=4000, blank=True)
     body_en = models.TextField(_("text (English)"), max_length=4000, blank=True)
+    # Only the "article" block uses it: schema.org Article.datePublished. dateModified is the
+    # newest updated_at of the content the page shows, so it needs no field of its own.
+    published_at = models.DateTimeField(
+        _("first published"), null=True, blank=True,
+        help_text=_("Article only: the publication date shown to search engines."),
+    )
     updated_at = models.DateTimeField(auto_now=True)
 
     title = Localized("title")
