@@ -22,11 +22,11 @@ def test_it_answers_503_when_the_database_is_unreachable():
     script = (
         "import django; django.setup();"
         "from django.test import Client;"
-        "r = Client().get('/healthz');"
+        "r = Client(HTTP_HOST='localhost').get('/healthz');"
         "print(r.status_code, r.content.decode())"
     )
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "tests.settings", "DB_POOL": "0",
-           "DB_CONNECT_TIMEOUT": "2",
+           "DB_CONNECT_TIMEOUT": "2", "ALLOWED_HOSTS": "localhost",
            "DATABASE_URL": "postgres://postgres@127.0.0.1:1/nothing_here"}
     result = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env,
                             capture_output=True, text=True, timeout=60)

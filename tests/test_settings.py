@@ -9,7 +9,8 @@ ROOT = Path(__file__).resolve().parent.parent
 def _load_settings(**env):
     """Import selector.settings in a fresh interpreter with exactly the given environment."""
     clean = {k: v for k, v in os.environ.items()
-             if k not in {"SECRET_KEY", "DEBUG", "DATABASE_URL", "ALLOWED_HOSTS"}}
+             if k not in {"SECRET_KEY", "DEBUG", "DATABASE_URL", "ALLOWED_HOSTS",
+                          "SECURE_SSL_REDIRECT", "STATIC_PLAIN"}}
     clean.update(env)
     return subprocess.run(
         [sys.executable, "-c",

@@ -1,0 +1,27 @@
+from django.middleware.locale import LocaleMiddleware as DjangoLocaleMiddleware
+from django.utils import translation
+from django.utils.cache import patch_vary_headers
+
+# Paths outside i18n_patterns whose responses follow the request's language
+# (Accept-Language or the language cookie) instead of the default language.
+NEGOTIATED_PREFIXES = ("/api/",)
+
+
+class LocaleMiddleware(DjangoLocaleMiddleware):
+    """Django's LocaleMiddleware, except that the API negotiates its language: with
+    ``prefix_default_language=False`` Django pins every unprefixed path to LANGUAGE_CODE,
+    which would make API error messages ignore Accept-Language."""
+
+    def process_request(self, request):
+        if request.path_info.startswith(NEGOTIATED_PREFIXES):
+            translation.activate(translation.get_language_from_request(request, check_path=False))
+            request.LANGUAGE_CODE = translation.get_language()
+            return
+        super().process_request(request)
+
+    def process_response(self, request, response):
+        if request.path_info.startswith(NEGOTIATED_PREFIXES):
+            patch_vary_headers(response, ("Accept-Language", "Cookie"))
+            response.headers.setdefault("Content-Language", translation.get_language())
+            return response
+        return super().process_response(request, response)

@@ -1,0 +1,58 @@
+import pytest
+
+
+def test_it_reproduces_the_superpod_figures(client):
+    body = client.get("/api/fabric", {"gpus": 512}).json()
+    assert (body["tiers"], body["leaf"], body["spine"], body["core"]) == (2, 16, 8, 0)
+    assert body["switches"] == 24
+    body = client.get("/api/fabric", {"gpus": 1024, "radix": 64}).json()
+    assert (body["leaf"], body["spine"]) == (32, 16)
+    assert body["links"] == {"gpu_leaf": 1024, "leaf_spine": 1024, "spine_core": 0}
+    assert body["transceiver_ends"] == 4096
+    body = client.get("/api/fabric", {"gpus": 1024, "radix": 128}).json()
+    assert (body["leaf"], body["spine"]) == (16, 8)
+
+
+def test_it_sizes_three_tiers_and_oversubscription(client):
+    body = client.get("/api/fabric", {"gpus": 4096, "radix": 64}).json()
+    assert body["tiers"] == 3
+    assert body["spine"] == body["leaf"] == 128
+    assert body["core"] == 64
+    body = client.get("/api/fabric", {"gpus": 1536, "radix": 64, "oversubscription": 3}).json()
+    assert (body["leaf_down"], body["leaf_up"]) == (48, 16)
+
+
+def test_a_cluster_too_big_names_the_largest_size(client):
+    response = client.get("/api/fabric", {"gpus": 1_000_000, "radix": 64},
+                          HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 400
+    message = response.json()["errors"]["gpus"][0]
+    assert "65536" in message
+
+
+@pytest.mark.parametrize(
+    ("params", "field"),
+    [
+        ({}, "gpus"),
+        ({"gpus": "0"}, "gpus"),
+        ({"gpus": "-1"}, "gpus"),
+        ({"gpus": "abc"}, "gpus"),
+        ({"gpus": "2000000"}, "gpus"),
+        ({"gpus": "64", "radix": "63"}, "radix"),
+        ({"gpus": "64", "radix": "2"}, "radix"),
+        ({"gpus": "64", "radix": "x"}, "radix"),
+        ({"gpus": "64", "radix": "4096"}, "radix"),
+        ({"gpus": "64", "oversubscription": "0"}, "oversubscription"),
+        ({"gpus": "64", "oversubscription": "9"}, "oversubscription"),
+        ({"gpus": "64", "gpus_per_server": "32"}, "gpus_per_server"),
+    ],
+)
+def test_it_refuses_bad_input(client, params, field):
+    response = client.get("/api/fabric", params, HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 400
+    assert field in response.json()["errors"]
+
+
+def test_odd_radix_message_is_specific(client):
+    response = client.get("/api/fabric", {"gpus": 64, "radix": 63}, HTTP_ACCEPT_LANGUAGE="en")
+    assert response.json()["errors"]["radix"] == ["The radix must be an even number of ports."]
