@@ -18,8 +18,11 @@ class Command(BaseCommand):
 
     def handle(self, *args, force: bool = False, **options):
         models = [CompanyProfile, ContentBlock, FaqEntry, ComparisonRow, Switch]
+        verbose = options.get("verbosity", 1) > 0
         if not force and any(m.objects.exists() for m in models):
-            self.stdout.write("content already present; not overwriting (use --force)")
+            if verbose:
+                self.stdout.write("content already present; not overwriting (use --force)")
             return
         call_command("loaddata", FIXTURE, verbosity=0)
-        self.stdout.write(self.style.SUCCESS("content loaded from " + FIXTURE))
+        if verbose:
+            self.stdout.write(self.style.SUCCESS("content loaded from " + FIXTURE))
