@@ -61,6 +61,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "selector.core.errors.DatabaseUnavailableMiddleware",
 ]
 
 ROOT_URLCONF = "selector.urls"
@@ -177,21 +178,28 @@ TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", [])
 
 SESSION_COOKIE_AGE = env_int("SESSION_COOKIE_AGE", 60 * 60 * 24 * 30, minimum=60)
 
-EMAIL_BACKEND = env_str(
+# Outgoing mail (Django 6.1 MAILERS). The environment variables keep their familiar names.
+_mail_backend = env_str(
     "EMAIL_BACKEND",
     "django.core.mail.backends.console.EmailBackend" if DEBUG
     else "django.core.mail.backends.smtp.EmailBackend",
 )
-EMAIL_HOST = env_str("EMAIL_HOST", "localhost")
-EMAIL_PORT = env_int("EMAIL_PORT", 25, minimum=1, maximum=65535)
-EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")
-EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "")
-EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
-EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10, minimum=1)
+_mail_options = {}
+if _mail_backend.endswith("smtp.EmailBackend"):
+    _mail_options = {
+        "host": env_str("EMAIL_HOST", "localhost"),
+        "port": env_int("EMAIL_PORT", 25, minimum=1, maximum=65535),
+        "username": env_str("EMAIL_HOST_USER", ""),
+        "password": env_str("EMAIL_HOST_PASSWORD", ""),
+        "use_tls": env_bool("EMAIL_USE_TLS", False),
+        "timeout": env_int("EMAIL_TIMEOUT", 10, minimum=1),
+    }
+MAILERS = {"default": {"BACKEND": _mail_backend, "OPTIONS": _mail_options}}
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "selector@localhost")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
 LOGIN_URL = "/staff/login/"
+CSRF_FAILURE_VIEW = "selector.core.errors.csrf_failure"
 
 LOGGING = {
     "version": 1,

@@ -4,16 +4,18 @@ from django.urls import include, path
 from django.views.i18n import set_language
 
 from selector.core import views as core_views
+from selector.public import views as public_views
 
 urlpatterns = [
     path("healthz", core_views.healthz, name="healthz"),
     path("i18n/setlang/", set_language, name="set_language"),
     path("api/", include("selector.api.urls")),
+    path("", include("selector.public.root_urls")),  # robots.txt, sitemap.xml
 ]
 
 # Pages in both languages: Chinese at /, English under /en/.
 urlpatterns += i18n_patterns(
-    path("", core_views.home, name="home"),
+    path("", public_views.landing, name="home"),
     path("", include("selector.public.urls")),
     path("wizard/", include("selector.wizard.urls")),
     path("", include("selector.leads.urls")),
@@ -21,3 +23,8 @@ urlpatterns += i18n_patterns(
     path("admin/", admin.site.urls),
     prefix_default_language=False,
 )
+
+handler400 = "selector.core.errors.bad_request"
+handler403 = "selector.core.errors.permission_denied"
+handler404 = "selector.core.errors.page_not_found"
+handler500 = "selector.core.errors.server_error"

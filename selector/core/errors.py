@@ -1,0 +1,107 @@
+"""Friendly error pages (400, 403, 404, 429, 500, 503) in the visitor's language.
+
+They render a stand-alone template with a plain context: no context processors, no
+database query, nothing from the request echoed back, so they also work while the
+database is down and leak nothing."""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+from django.db import InterfaceError, OperationalError
+from django.http import HttpRequest, HttpResponse
+from django.template import loader
+from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext_lazy as _
+
+logger = logging.getLogger("selector.errors")
+
+PAGES = {
+    400: (_("Bad request"), _("The request could not be understood. Please check the "
+                              "address or the form and try again.")),
+    403: (_("Access denied"), _("You do not have access to this page, or the form expired. "
+                                "Reload the page and try again.")),
+    404: (_("Page not found"), _("This page does not exist or the link has expired.")),
+    429: (_("Too many requests"), _("You have sent too many requests in a short time. "
+                                    "Please wait a moment and try again.")),
+    500: (_("Something went wrong"), _("An unexpected error occurred on our side. It has been "
+                                       "logged; please try again in a moment.")),
+    503: (_("Temporarily unavailable"), _("The service is briefly unavailable, for example "
+                                          "during maintenance. Your data is safe; please try "
+                                          "again in a few seconds.")),
+}
+OTHER_LANGUAGE_HINT = {
+    "zh-hans": "An error occurred. Please try again later.",
+    "en": "出错了，请稍后再试。",
+}
+
+
+def error_response(request: HttpRequest | None, status: int, *, retry: bool = False,
+                   headers: dict | None = None) -> HttpResponse:
+    title, message = PAGES[status]
+    language = translation.get_language() or "zh-hans"
+    try:
+        home_url = reverse("home")
+    except Exception:  # noqa: BLE001 - an error page must render whatever happened
+        home_url = "/"
+    context = {
+        "status": status, "title": title, "message": message, "retry": retry,
+        "brand": _("Shenhua Tiancheng"), "home_url": home_url,
+        "other_language_hint": OTHER_LANGUAGE_HINT.get(language, OTHER_LANGUAGE_HINT["en"]),
+    }
+    body = loader.get_template("errors/error.html").render(context)
+    response = HttpResponse(body, status=status)
+    response["Cache-Control"] = "no-store"
+    for key, value in (headers or {}).items():
+        response[key] = value
+    return response
+
+
+def bad_request(request, exception=None):
+    return error_response(request, 400)
+
+
+def permission_denied(request, exception=None):
+    return error_response(request, 403)
+
+
+def page_not_found(request, exception=None):
+    return error_response(request, 404)
+
+
+def server_error(request):
+    # Also reached for exceptions raised in middleware (e.g. saving the session while the
+    # database restarts): a database outage is still a 503, not a 500.
+    if isinstance(sys.exc_info()[1], (OperationalError, InterfaceError)):
+        return error_response(request, 503, retry=True, headers={"Retry-After": "10"})
+    return error_response(request, 500, retry=True)
+
+
+def csrf_failure(request, reason=""):
+    return error_response(request, 403)
+
+
+def too_many_requests(request, retry_after: int | None = None):
+    headers = {"Retry-After": str(retry_after)} if retry_after else None
+    return error_response(request, 429, retry=True, headers=headers)
+
+
+class DatabaseUnavailableMiddleware:
+    """Turn a database outage (connection refused, pool exhausted, server restarting) into
+    the 503 page with Retry-After instead of a 500. The transaction of the failed request
+    is rolled back by Django, so no half-written row is left behind."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        if isinstance(exception, (OperationalError, InterfaceError)):
+            logger.warning("database unavailable: %s on %s %s", type(exception).__name__,
+                           request.method, request.path)
+            return error_response(request, 503, retry=True, headers={"Retry-After": "10"})
+        return None

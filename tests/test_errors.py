@@ -1,0 +1,53 @@
+import pytest
+from django.test import Client, override_settings
+
+
+@pytest.fixture
+def quiet_client(db):
+    return Client(raise_request_exception=False)
+
+
+def test_404_is_friendly_in_chinese_and_english(client, db):
+    zh = client.get("/no-such-page/")
+    assert zh.status_code == 404
+    assert "页面不存在" in zh.content.decode()
+    en = client.get("/en/no-such-page/")
+    assert en.status_code == 404
+    body = en.content.decode()
+    assert "Page not found" in body
+    assert "no-such-page" not in body  # nothing from the request is echoed
+    assert en["Cache-Control"] == "no-store"
+
+
+@override_settings(ROOT_URLCONF="tests.urls_errors")
+def test_500_leaks_nothing(quiet_client):
+    response = quiet_client.get("/en/boom/")
+    assert response.status_code == 500
+    body = response.content.decode()
+    assert "Something went wrong" in body
+    assert "secret internal detail" not in body
+    assert "Traceback" not in body
+
+
+@override_settings(ROOT_URLCONF="tests.urls_errors")
+def test_a_database_outage_is_a_503_with_retry_after(quiet_client):
+    response = quiet_client.get("/db-down/")
+    assert response.status_code == 503
+    assert response["Retry-After"] == "10"
+    body = response.content.decode()
+    assert "暂时无法访问" in body
+    assert "10.0.0.5" not in body
+
+
+def test_csrf_failure_is_the_friendly_403(db):
+    client = Client(enforce_csrf_checks=True)
+    response = client.post("/i18n/setlang/", {"language": "en", "next": "/"})
+    assert response.status_code == 403
+    assert "拒绝访问" in response.content.decode()
+
+
+def test_error_page_carries_the_security_headers(client, db):
+    response = client.get("/en/no-such-page/")
+    assert response["X-Content-Type-Options"] == "nosniff"
+    assert "default-src 'self'" in response["Content-Security-Policy"]
+    assert response["X-Frame-Options"] == "DENY"
