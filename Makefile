@@ -13,12 +13,13 @@ DEB_PACKAGES := libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-noto-
 PO_FILES := $(shell find selector -path '*/LC_MESSAGES/*' -name django.po)
 MO_FILES := $(PO_FILES:.po=.mo)
 
-.PHONY: help install install-dev system-deps run test bench lint fmt messages
+.PHONY: help install install-dev system-deps run test bench lint fmt messages serve-prod
 
 help:
 	@echo "make run    - install, migrate, load content, serve on http://127.0.0.1:$(PORT)/"
 	@echo "make test   - install with dev tools and run the whole test suite"
 	@echo "make bench  - print the benchmark figures"
+	@echo "make serve-prod - gunicorn + task worker with production settings on PostgreSQL"
 	@echo "make lint   - ruff"
 	@echo "make messages - refresh the translation catalogues after changing strings"
 
@@ -63,6 +64,9 @@ run: install
 
 test: install-dev
 	$(PY) -m pytest $(PYTEST_ARGS)
+
+serve-prod: install
+	deploy/serve-prod.sh
 
 bench: install-dev
 	$(PY) bench/run.py

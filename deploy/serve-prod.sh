@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Start the production stack locally: gunicorn with production settings on PostgreSQL,
+# static files through whitenoise, and the task worker (`manage.py db_worker`).
+# Used by `make serve-prod` and by the load test. Loopback only; plain HTTP, so the
+# HTTPS-only cookie and redirect settings are relaxed here (and only here).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY=.venv/bin/python
+
+export DEBUG=0
+export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/selector}"
+export ALLOWED_HOSTS="${ALLOWED_HOSTS:-127.0.0.1,localhost}"
+export SITE_URL="${SITE_URL:-http://127.0.0.1:${PORT:-8000}}"
+export SECURE_SSL_REDIRECT="${SECURE_SSL_REDIRECT:-0}"
+export SECURE_COOKIES="${SECURE_COOKIES:-0}"
+export SECURE_HSTS_SECONDS="${SECURE_HSTS_SECONDS:-0}"
+export TASKS_BACKEND="${TASKS_BACKEND:-database}"
+export BIND="127.0.0.1:${PORT:-8000}"
+if [ -z "${SECRET_KEY:-}" ]; then
+  [ -f .secret_key ] || python3 -c 'import secrets; print(secrets.token_urlsafe(64))' > .secret_key
+  SECRET_KEY="$(cat .secret_key)"
+  export SECRET_KEY
+fi
+
+# Create the database if it is missing (local PostgreSQL, trust auth).
+db_name="${DATABASE_URL##*/}"; db_name="${db_name%%\?*}"
+if ! psql "${DATABASE_URL%/*}/postgres" -tAc "SELECT 1 FROM pg_database WHERE datname='${db_name}'" | grep -q 1; then
+  psql "${DATABASE_URL%/*}/postgres" -qc "CREATE DATABASE \"${db_name}\""
+fi
+
+$PY manage.py migrate --noinput
+$PY manage.py load_content
+$PY manage.py collectstatic --noinput -v0
+
+worker_pid=""
+if [ "$TASKS_BACKEND" = database ]; then
+  $PY manage.py db_worker &
+  worker_pid=$!
+fi
+trap '[ -n "$worker_pid" ] && kill "$worker_pid" 2>/dev/null || true' EXIT
+echo "Serving the production stack on http://${BIND}/"
+.venv/bin/gunicorn selector.wsgi:application -c deploy/gunicorn.conf.py
