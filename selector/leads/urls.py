@@ -1,4 +1,10 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
+
+from selector.leads import views
 
 app_name = "leads"
-urlpatterns: list = []
+urlpatterns = [
+    path("contact/", views.contact, name="contact"),
+    path("contact/thanks/", views.thanks, name="thanks"),
+    path("privacy/", views.privacy, name="privacy"),
+]

@@ -1,0 +1,74 @@
+from django import forms
+from django.conf import settings
+from django.utils.translation import gettext_lazy as _
+
+from selector.leads.abuse import form_fill_seconds
+from selector.leads.models import Timeline
+from selector.leads.validators import no_control_characters, normalize_phone, single_line
+
+_LINE = [single_line, no_control_characters]
+
+
+def _text(label, max_length, *, required=True, validators=_LINE, **kwargs):
+    return forms.CharField(label=label, max_length=max_length, required=required,
+                           validators=list(validators), **kwargs)
+
+
+class ContactForm(forms.Form):
+    """The contact step. Besides the visible fields it carries a honeypot (``website``,
+    hidden from people by CSS and from screen readers by aria-hidden) and ``started``, a
+    signed timestamp of when the form was rendered (``abuse.form_started_token()``, put in
+    the page by the view, fresh on every render), for the minimum fill time."""
+
+    name = _text(_("Name"), 100, widget=forms.TextInput(attrs={"autocomplete": "name"}))
+    company = _text(_("Company"), 200,
+                    widget=forms.TextInput(attrs={"autocomplete": "organization"}))
+    phone = _text(_("Mobile phone"), 40, widget=forms.TextInput(
+        attrs={"autocomplete": "tel", "inputmode": "tel", "type": "tel"}),
+        help_text=_("A mainland mobile such as 138 1234 5678, or +country code and number."))
+    email = forms.EmailField(label=_("E-mail"), max_length=254, validators=_LINE,
+                             widget=forms.EmailInput(attrs={"autocomplete": "email"}))
+    role = _text(_("Job role"), 100,
+                 widget=forms.TextInput(attrs={"autocomplete": "organization-title"}))
+    timeline = forms.ChoiceField(label=_("Project timeline"), choices=Timeline.choices,
+                                 widget=forms.RadioSelect)
+    wechat = _text(_("WeChat ID (optional)"), 50, required=False)
+    message = _text(_("Message (optional)"), 2000, required=False,
+                    validators=[no_control_characters],
+                    widget=forms.Textarea(attrs={"rows": 4}))
+    consent = forms.BooleanField(
+        label=_("I have read the privacy notice above and agree that my details are used "
+                "as it describes."),
+        error_messages={"required": _("We can only send the report with your consent.")})
+    website = forms.CharField(label=_("Leave this field empty"), required=False, max_length=200,
+                              widget=forms.TextInput(attrs={"autocomplete": "off",
+                                                            "tabindex": "-1"}))
+
+    def clean_phone(self) -> str:
+        return normalize_phone(self.cleaned_data["phone"])
+
+    def clean(self):
+        cleaned = super().clean()
+        if cleaned.get("website") or self.data.get("website"):
+            self.abuse = "honeypot"
+            raise forms.ValidationError(
+                _("We could not accept this submission. Please try again."), code="honeypot")
+        elapsed = form_fill_seconds(self.data.get("started", ""))
+        if elapsed is None:
+            self.abuse = "stale"
+            raise forms.ValidationError(
+                _("This form has expired. Please check your details and submit again."),
+                code="stale")
+        if elapsed < settings.LEAD_MIN_FILL_SECONDS:
+            self.abuse = "too_fast"
+            raise forms.ValidationError(
+                _("That was very quick. Please check your details and submit again."),
+                code="too_fast")
+        return cleaned
+
+    abuse: str | None = None
+
+    def contact(self) -> dict:
+        """The contact details for lead_create (valid forms only)."""
+        keys = ("name", "company", "phone", "email", "role", "timeline", "wechat", "message")
+        return {k: self.cleaned_data[k] for k in keys}

@@ -1,0 +1,166 @@
+"""Writes for leads. Views call these; nothing else creates or deletes a Lead."""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Callable
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from selector.content.models import Switch
+from selector.core.results import compute_result
+from selector.domain import Answers
+from selector.leads.models import Lead, LeadEvent
+from selector.leads.privacy import PRIVACY_NOTICE_VERSION
+from selector.leads.scoring import score_lead
+from selector.wizard.models import WizardSession
+
+logger = logging.getLogger(__name__)
+
+# Crockford-style alphabet without 0/O, 1/I/L: safe to read out on the phone.
+_REPORT_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+_SOURCE_FIELDS = ("landing_url", "referrer", "utm_source", "utm_medium", "utm_campaign",
+                  "utm_term", "utm_content")
+
+# Test seam for the concurrency tests: called between "is there a lead?" and the INSERT.
+_before_insert_hook: Callable[[], None] | None = None
+
+# Functions called with the lead inside lead_delete's transaction, before the row goes.
+# Other apps append here in AppConfig.ready() to delete what they stored for a lead
+# (e.g. selector.reports: generated PDF files — delete files in transaction.on_commit).
+LEAD_DELETE_HOOKS: list[Callable[[Lead], None]] = []
+
+
+def new_report_number(now=None) -> str:
+    """"NS-20261130-7KQ2XW": the date plus 6 random characters (31**6 ≈ 8.9e8 per day)."""
+    day = timezone.localdate(now or timezone.now()).strftime("%Y%m%d")
+    suffix = "".join(secrets.choice(_REPORT_ALPHABET) for _ in range(6))
+    return f"NS-{day}-{suffix}"
+
+
+def _sizing_snapshot(answers: Answers) -> tuple[dict, object]:
+    result = compute_result(answers, Switch.catalogue())
+    snapshot = {
+        "recommended": result.recommended.to_dict(),
+        "recommended_error": result.recommended.error,
+        "runner_up": result.runner_up.to_dict(),
+        "runner_up_error": result.runner_up.error,
+        "tuning": result.tuning.to_dict() if result.tuning else None,
+    }
+    return snapshot, result.decision
+
+
+def lead_create(
+    *,
+    wizard_session: WizardSession,
+    answers: Answers,
+    contact: dict,
+    language: str,
+    user_agent: str = "",
+    _guard: bool = True,
+) -> tuple[Lead, bool]:
+    """Create the lead for a completed wizard session, or return the one it already has.
+
+    ``contact`` holds the cleaned ContactForm fields (name, company, phone, email, role,
+    timeline, wechat, message); consent is implied by calling this (the form requires it).
+    Returns ``(lead, created)``. One transaction; notifications are scheduled on commit,
+    so a rolled-back lead notifies nobody.
+
+    Exactly one lead per wizard session, also under concurrent submits: the session row is
+    locked (SELECT ... FOR UPDATE) before the check, and the unique wizard_session column
+    catches whatever gets past (databases without row locks). ``_guard=False`` skips both
+    the lock and the IntegrityError fallback; only the concurrency control test uses it.
+    """
+    with transaction.atomic():
+        if _guard:
+            # Serialises submits for one session; a second waits here, then finds the lead.
+            WizardSession.objects.select_for_update().filter(pk=wizard_session.pk).first()
+        existing = Lead.objects.filter(wizard_session_id=wizard_session.pk).first()
+        if existing is not None:
+            return existing, False
+        sizing, decision = _sizing_snapshot(answers)
+        now = timezone.now()
+        lead = Lead(
+            wizard_session_id=wizard_session.pk,
+            report_number=new_report_number(now),
+            language=language,
+            answers=answers.to_dict(),
+            recommendation=decision.recommendation.value,
+            rule=decision.rule,
+            engine_version=decision.engine_version,
+            sizing=sizing,
+            score=score_lead(answers, contact["timeline"]),
+            consent_given_at=now,
+            consent_notice_version=PRIVACY_NOTICE_VERSION,
+            consent_user_agent=(user_agent or "")[:500],
+            **{k: contact.get(k, "") for k in ("name", "company", "phone", "email", "role",
+                                              "timeline", "wechat", "message")},
+            **{k: (getattr(wizard_session, k) or "")[:Lead._meta.get_field(k).max_length]
+               for k in _SOURCE_FIELDS},
+        )
+        # validate_unique is left to the database (the constraint is the guard).
+        lead.full_clean(validate_unique=False)
+        if _before_insert_hook is not None:
+            _before_insert_hook()
+        if _guard:
+            try:
+                with transaction.atomic():
+                    lead.save(force_insert=True)
+            except IntegrityError:
+                existing = Lead.objects.filter(wizard_session_id=wizard_session.pk).first()
+                if existing is None:
+                    raise  # e.g. a report_number collision: let the caller retry
+                return existing, False
+        else:
+            lead.save(force_insert=True)
+        LeadEvent.objects.create(lead=lead, kind=LeadEvent.Kind.CREATED,
+                                 data={"score": lead.score, "language": language})
+        public_id = str(lead.public_id)
+        transaction.on_commit(lambda: schedule_notifications(public_id), robust=True)
+    logger.info("lead created %s (%s)", lead.report_number, lead.public_id)
+    return lead, True
+
+
+def schedule_notifications(lead_public_id: str) -> None:
+    """Enqueue one notification task per configured channel (after the lead committed)."""
+    from selector.leads.tasks import notify_lead
+
+    channels = []
+    if settings.SALES_NOTIFY_EMAILS:
+        channels.append("email")
+    if settings.LEAD_WEBHOOK_URL:
+        channels.append("webhook")
+    for channel in channels:
+        notify_lead.enqueue(lead_public_id, channel)
+
+
+def lead_delete(*, lead: Lead) -> None:
+    """Delete a lead and everything stored about it (events cascade; LEAD_DELETE_HOOKS
+    remove what other apps stored, such as generated reports)."""
+    with transaction.atomic():
+        for hook in LEAD_DELETE_HOOKS:
+            hook(lead)
+        report_number = lead.report_number
+        lead.delete()
+    logger.info("lead deleted %s", report_number)
+
+
+def leads_past_retention(now=None):
+    cutoff = (now or timezone.now()) - timedelta(days=settings.LEAD_RETENTION_DAYS)
+    return Lead.objects.filter(created_at__lt=cutoff)
+
+
+def leads_purge(*, dry_run: bool = False, now=None) -> int:
+    """Delete every lead older than LEAD_RETENTION_DAYS; returns how many (would) go."""
+    expired = leads_past_retention(now).order_by("pk")
+    if dry_run:
+        return expired.count()
+    deleted = 0
+    for lead in expired.iterator(chunk_size=200):
+        lead_delete(lead=lead)
+        deleted += 1
+    return deleted

@@ -1,0 +1,112 @@
+import logging
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_http_methods
+
+from selector.domain import Answers, InvalidAnswers
+from selector.leads import abuse
+from selector.leads.forms import ContactForm
+from selector.leads.links import report_url, result_share_url
+from selector.leads.models import Lead
+from selector.leads.privacy import PRIVACY_NOTICE_VERSION
+from selector.leads.services import lead_create
+from selector.wizard.models import WizardSession
+from selector.wizard.state import completed_answers, get_wizard_session
+
+logger = logging.getLogger(__name__)
+
+# The visitor's own submitted leads (public ids): only they may see their thank-you page.
+SESSION_LEADS_KEY = "leads_submitted"
+
+
+def _completed(request: HttpRequest) -> tuple[WizardSession | None, Answers | None]:
+    ws = get_wizard_session(request)
+    return ws, (completed_answers(ws) if ws is not None else None)
+
+
+def _privacy_context() -> dict:
+    return {"retention_days": settings.LEAD_RETENTION_DAYS,
+            "notice_version": PRIVACY_NOTICE_VERSION}
+
+
+def _remember(request: HttpRequest, lead: Lead) -> None:
+    ids = [i for i in request.session.get(SESSION_LEADS_KEY, []) if i != str(lead.public_id)]
+    request.session[SESSION_LEADS_KEY] = [*ids[-9:], str(lead.public_id)]
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+def contact(request: HttpRequest) -> HttpResponse:
+    """The contact step after the wizard's result: details + consent -> one lead."""
+    ws, answers = _completed(request)
+    if ws is None or answers is None:
+        return redirect("wizard:start")
+    existing = Lead.objects.filter(wizard_session=ws).first()
+    if existing is not None and str(existing.public_id) in request.session.get(
+            SESSION_LEADS_KEY, []):
+        # Already submitted from this browser (refresh, back button, second tab).
+        return redirect("leads:thanks")
+
+    status = 200
+    if request.method == "POST":
+        if abuse.rate_limited(request):
+            logger.warning("lead submit rate-limited")
+            response = render(request, "leads/rate_limited.html", status=429)
+            response["Retry-After"] = str(abuse.retry_after_seconds())
+            return response
+        form = ContactForm(request.POST)
+        if form.is_valid():
+            try:
+                lead, created = lead_create(
+                    wizard_session=ws, answers=answers, contact=form.contact(),
+                    language=translation.get_language() or settings.LANGUAGE_CODE,
+                    user_agent=request.META.get("HTTP_USER_AGENT", ""))
+            except ValidationError as exc:
+                # The form's limits mirror the model's; this is a safety net, not a path.
+                logger.warning("lead rejected by model validation: %s",
+                               sorted(exc.message_dict))
+                form.add_error(None, ValidationError(
+                    _("We could not accept this submission. Please try again.")))
+            else:
+                _remember(request, lead)
+                return redirect("leads:thanks")
+        elif form.abuse:
+            logger.info("lead submit refused: %s", form.abuse)
+        status = 400
+    else:
+        form = ContactForm()
+    return render(request, "leads/contact.html", {
+        "form": form, "started": abuse.form_started_token(), "answers": answers,
+        **_privacy_context()}, status=status)
+
+
+@never_cache
+@require_GET
+def thanks(request: HttpRequest) -> HttpResponse:
+    """Thank-you page of the lead this browser just submitted (nothing else: the URL has
+    no id to guess; the lead comes from the visitor's own session)."""
+    ids = request.session.get(SESSION_LEADS_KEY, [])
+    lead = Lead.objects.filter(public_id__in=ids[-1:]).first() if ids else None
+    if lead is None:
+        return redirect("leads:contact")
+    try:
+        answers = Answers.from_dict(lead.answers)
+    except InvalidAnswers:  # a snapshot from an older engine must not break the page
+        answers = None
+    return render(request, "leads/thanks.html", {
+        "lead": lead,
+        "report_url": report_url(lead),
+        "share_url": result_share_url(request, answers) if answers else "",
+    })
+
+
+@require_GET
+def privacy(request: HttpRequest) -> HttpResponse:
+    return render(request, "leads/privacy.html", _privacy_context())
+
