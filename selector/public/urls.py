@@ -2,6 +2,8 @@ from django.urls import path
 
 from selector.public import views
 
+# Mounted inside i18n_patterns (Chinese at /, English under /en/). The landing page is the
+# project's "home" URL (selector/urls.py points it at views.landing).
 app_name = "public"
 urlpatterns = [
     path("faq/", views.faq, name="faq"),

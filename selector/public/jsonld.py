@@ -1,0 +1,170 @@
+"""schema.org JSON-LD for the public pages, built from the same objects the templates show.
+
+Each ``*_section`` function returns the visible list AND the JSON-LD node made from that
+very list, so the structured data cannot drift from what the page shows. ``script_tag``
+serialises a graph so that no content (``</script>``, ``<!--``, quotes, U+2028) can leave
+the JSON string or the script element.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.conf import settings
+from django.core.serializers.json import DjangoJSONEncoder
+from django.templatetags.static import static
+from django.urls import reverse
+from django.utils import translation
+from django.utils.html import format_html
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
+
+from selector.content.models import CompanyProfile, ContentBlock, FaqEntry
+
+CONTEXT = "https://schema.org"
+
+# <, > and & as \u escapes keep "</script>" and "<!--" out of the HTML parser's sight;
+# U+2028/2029 are line terminators in older JavaScript parsers. The JSON value is unchanged.
+_ESCAPES = {
+    ord("<"): "\\u003C",
+    ord(">"): "\\u003E",
+    ord("&"): "\\u0026",
+    0x2028: "\\u2028",
+    0x2029: "\\u2029",
+}
+
+
+def dumps(data: object) -> str:
+    """JSON text that is safe inside a <script> element (see _ESCAPES)."""
+    text = json.dumps(data, cls=DjangoJSONEncoder, ensure_ascii=False, separators=(",", ":"))
+    return text.translate(_ESCAPES)
+
+
+def script_tag(nodes: Sequence[dict]) -> SafeString:
+    """One ``application/ld+json`` data block holding ``nodes`` as an ``@graph``.
+
+    A data block is never executed, so it needs no CSP nonce; ``dumps`` has escaped every
+    character that could end the element, which is what makes ``mark_safe`` correct here.
+    """
+    payload = dumps({"@context": CONTEXT, "@graph": list(nodes)})
+    return format_html('<script type="application/ld+json">{}</script>', mark_safe(payload))  # noqa: S308
+
+
+def absolute(path: str) -> str:
+    """An absolute URL on the public site (settings.SITE_URL) for a root-relative path."""
+    return settings.SITE_URL + path
+
+
+def page_language() -> str:
+    """BCP 47 tag of the active language, as used in ``inLanguage`` and ``hreflang``."""
+    return "en" if (get_language() or "").startswith("en") else "zh-Hans"
+
+
+def organization_id() -> str:
+    """One identifier for the company in every language: the default-language home page."""
+    with translation.override(settings.LANGUAGE_CODE):
+        return absolute(reverse("home")) + "#organization"
+
+
+def organization(company: CompanyProfile) -> dict:
+    contact: dict = {
+        "@type": "ContactPoint",
+        "contactType": "customer support",
+        "availableLanguage": ["zh-Hans", "en"],
+        # The wizard ends in the consultation request, the way customers reach sales.
+        "url": absolute(reverse("wizard:start")),
+    }
+    if company.phone:
+        contact["telephone"] = company.phone
+    if company.email:
+        contact["email"] = company.email
+    if company.support_hours.replace(" ", "").lower() in {"7x24", "24x7", "7*24", "24/7"}:
+        contact["hoursAvailable"] = {
+            "@type": "OpeningHoursSpecification",
+            "dayOfWeek": ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday",
+                          "Sunday"],
+            "opens": "00:00",
+            "closes": "23:59",
+        }
+    node = {
+        "@type": "Organization",
+        "@id": organization_id(),
+        "name": company.name,
+        "alternateName": company.short_name,
+        "description": company.tagline,
+        "url": absolute(reverse("home")),
+        "logo": {"@type": "ImageObject", "url": absolute(static("img/logo.svg"))},
+        "contactPoint": contact,
+    }
+    if company.address:
+        node["address"] = company.address
+    return node
+
+
+def _org_ref(company: CompanyProfile) -> dict:
+    return {"@type": "Organization", "@id": organization_id(), "name": company.name,
+            "url": absolute(reverse("home"))}
+
+
+def article(*, block: ContentBlock, company: CompanyProfile, url: str,
+            modified: datetime) -> dict:
+    return {
+        "@type": "Article",
+        "@id": url + "#article",
+        "headline": block.title,
+        "description": block.body,
+        "author": _org_ref(company),
+        "publisher": _org_ref(company),
+        "datePublished": block.published_at or block.updated_at,
+        "dateModified": max(modified, block.published_at or modified),
+        "inLanguage": page_language(),
+        "mainEntityOfPage": {"@type": "WebPage", "@id": url},
+    }
+
+
+@dataclass(frozen=True)
+class QA:
+    slug: str
+    question: str
+    answer: str
+
+
+def faq_section(entries: Iterable[FaqEntry]) -> tuple[list[QA], dict]:
+    """The visible FAQ list (active language) and the FAQPage node made from that list."""
+    items = [QA(slug=e.slug, question=e.question, answer=e.answer) for e in entries]
+    node = {
+        "@type": "FAQPage",
+        "inLanguage": page_language(),
+        "mainEntity": [
+            {"@type": "Question", "name": qa.question,
+             "acceptedAnswer": {"@type": "Answer", "text": qa.answer}}
+            for qa in items
+        ],
+    }
+    return items, node
+
+
+@dataclass(frozen=True)
+class Crumb:
+    name: str
+    path: str
+
+    @property
+    def url(self) -> str:
+        return absolute(self.path)
+
+
+def breadcrumb_section(trail: Sequence[tuple[str, str]]) -> tuple[list[Crumb], dict]:
+    """``trail`` is ``[(name, url name), ...]`` from the home page down to this page."""
+    crumbs = [Crumb(name=str(name), path=reverse(url_name)) for name, url_name in trail]
+    node = {
+        "@type": "BreadcrumbList",
+        "itemListElement": [
+            {"@type": "ListItem", "position": i, "name": c.name, "item": c.url}
+            for i, c in enumerate(crumbs, start=1)
+        ],
+    }
+    return crumbs, node

@@ -1,0 +1,139 @@
+"""The decision tree diagram on the landing page.
+
+The engine's rules are tried in order and the first match decides, so the tree is a ladder:
+each question has a "yes" leaf and a "no" that leads to the next question. Every leaf links
+to the wizard pre-filled with a complete answer set that ends on that leaf's rule
+(``/wizard/?gpus=..&...``, the wizard's prefill contract); the label on the leaf is what
+``decide()`` returns for those answers, so the diagram cannot claim something the engine
+does not say. The seed article's tree lines (content blocks of section "decision") are
+shown on the leaf whose rule formalises them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from urllib.parse import urlencode
+
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from selector.content.models import ContentBlock
+from selector.core.explain import FABRIC_SHORT, RULE_TITLES, fabric_label, value_label
+from selector.domain import Answers, Decision, decide
+from selector.domain.decision import SMALL_CLUSTER_SERVERS, THOUSAND_GPUS
+
+# One complete answer set per rule. Every field is given (nic_speed too), so each wizard
+# step arrives pre-filled and "Next" all the way through reproduces the leaf.
+LEAF_ANSWERS: dict[str, Answers] = {
+    "R1": Answers(gpus=8, gpus_per_server=8, workload="training", budget="balanced",
+                  determinism="standard", throughput_limited=False, nic_speed=400),
+    "R2": Answers(gpus=64, gpus_per_server=8, workload="training", budget="balanced",
+                  determinism="strict", throughput_limited=False, nic_speed=400),
+    "R3": Answers(gpus=32, gpus_per_server=8, workload="training", budget="balanced",
+                  determinism="standard", throughput_limited=False, nic_speed=400),
+    "R4": Answers(gpus=128, gpus_per_server=8, workload="inference", budget="balanced",
+                  determinism="standard", throughput_limited=False, nic_speed=400),
+    "R5": Answers(gpus=256, gpus_per_server=8, workload="training", budget="performance",
+                  determinism="standard", throughput_limited=False, nic_speed=400),
+    "R6": Answers(gpus=1024, gpus_per_server=8, workload="training", budget="balanced",
+                  determinism="standard", throughput_limited=False, nic_speed=800),
+    "R7": Answers(gpus=128, gpus_per_server=8, workload="training", budget="sensitive",
+                  determinism="standard", throughput_limited=False, nic_speed=400),
+}
+
+# The question whose "yes" leads to each rule, in the engine's order. R7 is the final "no".
+QUESTIONS = {
+    "R1": _("Does the whole cluster fit in one server?"),
+    "R2": _("Is strict determinism required (financial high-frequency trading, hard latency "
+            "bounds)?"),
+    "R3": _("Fewer than %(servers)s servers, and training throughput not limited by the "
+            "network?"),
+    "R4": _("Is the workload inference?"),
+    "R5": _("Does the budget put performance first?"),
+    "R6": _("%(gpus)s GPUs or more, or 800G NICs?"),
+    "R7": _("Otherwise"),
+}
+
+# Seed decision-tree lines (ContentBlock keys) and the rule each one formalises.
+SEED_LINE_RULES = {
+    "tree-single-server": "R1",
+    "tree-strict": "R2",
+    "tree-thousand-gpus": "R6",
+    "tree-multi-node-budget": "R7",
+}
+
+
+def prefill_query(answers: Answers) -> str:
+    """The wizard's prefill query string for a complete answer set."""
+    data = answers.to_dict()
+    params = {
+        "gpus": data["gpus"],
+        "gpus_per_server": data["gpus_per_server"],
+        "workload": data["workload"],
+        "budget": data["budget"],
+        "determinism": data["determinism"],
+        "throughput_limited": "true" if data["throughput_limited"] else "false",
+    }
+    if data.get("nic_speed") is not None:
+        params["nic_speed"] = data["nic_speed"]
+    return urlencode(params)
+
+
+@dataclass(frozen=True)
+class Leaf:
+    rule: str
+    question: str
+    answers: Answers
+    decision: Decision
+    seed_lines: tuple[ContentBlock, ...]
+
+    @property
+    def fabric(self) -> str:
+        return str(FABRIC_SHORT[self.decision.recommendation])
+
+    @property
+    def fabric_label(self) -> str:
+        return fabric_label(self.decision.recommendation)
+
+    @property
+    def rule_title(self) -> str:
+        return str(RULE_TITLES[self.rule])
+
+    @property
+    def wizard_url(self) -> str:
+        return f"{reverse('wizard:start')}?{prefill_query(self.answers)}"
+
+    @property
+    def example(self) -> str:
+        """The pre-filled answers in words, e.g. "16 servers x 8 GPUs · Training · ..."."""
+        a = self.answers
+        parts = [
+            _("%(gpus)s GPUs (%(servers)s x %(per)s)") % {
+                "gpus": a.gpus, "servers": a.servers, "per": a.gpus_per_server},
+            value_label("workload", a.workload),
+            value_label("budget", a.budget),
+        ]
+        if a.determinism == "strict":
+            parts.append(str(_("Strict determinism")))
+        if a.nic_speed:
+            parts.append(value_label("nic_speed", a.nic_speed))
+        return " · ".join(str(p) for p in parts)
+
+
+def decision_tree(seed_blocks: list[ContentBlock]) -> tuple[list[Leaf], list[ContentBlock]]:
+    """The leaves in engine order, plus seed lines that no rule claims (shown as a list)."""
+    by_rule: dict[str, list[ContentBlock]] = {}
+    unmatched = []
+    for block in seed_blocks:
+        rule = SEED_LINE_RULES.get(block.key)
+        if rule:
+            by_rule.setdefault(rule, []).append(block)
+        else:
+            unmatched.append(block)
+    leaves = []
+    for rule, answers in LEAF_ANSWERS.items():
+        question = str(QUESTIONS[rule]) % {"servers": SMALL_CLUSTER_SERVERS,
+                                           "gpus": THOUSAND_GPUS}
+        leaves.append(Leaf(rule=rule, question=question, answers=answers,
+                           decision=decide(answers), seed_lines=tuple(by_rule.get(rule, ()))))
+    return leaves, unmatched
