@@ -5,4 +5,7 @@ from selector.wizard import views
 app_name = "wizard"
 urlpatterns = [
     path("", views.start, name="start"),
+    path("result/", views.result, name="result"),
+    path("r/<str:token>/", views.shared, name="shared"),
+    path("<slug:identifier>/", views.step, name="step"),
 ]

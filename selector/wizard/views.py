@@ -1,8 +1,311 @@
-from django.http import HttpRequest, HttpResponse
+"""The wizard's pages. Thin function views: the step objects (steps.py) decide what is
+complete, the services write, the presenters shape the result page.
+
+Every view works without JavaScript (POST/redirect/GET); with htmx the same view renders
+only the step region ("template#region", a Django 6 partial) and pushes the step URL."""
+
+from __future__ import annotations
+
+from django import forms
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
-from django.views.decorators.http import require_GET
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.cache import patch_vary_headers
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_http_methods
+from django_htmx.http import push_url
+
+from selector.content.models import Switch
+from selector.content.queries import block, faq_entries
+from selector.core.results import compute_result
+from selector.domain import Answers, InvalidAnswers
+from selector.wizard import services
+from selector.wizard.forms import MAX_RAW_LENGTH
+from selector.wizard.models import WizardSession
+from selector.wizard.presenters import result_context
+from selector.wizard.sharing import answers_from_token, share_token
+from selector.wizard.state import SESSION_KEY, get_wizard_session
+from selector.wizard.steps import (
+    ANSWER_FIELDS,
+    RESULT_INDEX,
+    STEPS,
+    STEPS_BY_ID,
+    Step,
+    _as_data,
+    applicable_steps,
+    build_answers,
+    first_incomplete,
+    next_step,
+    previous_step,
+    servers_of,
+    step_index,
+)
+
+PREFILL_FIELDS = ANSWER_FIELDS
+
+
+def _partial(request: HttpRequest) -> bool:
+    """True when htmx asks for the step region only (not a history restore)."""
+    htmx = getattr(request, "htmx", None)
+    return bool(htmx) and not htmx.history_restore_request
+
+
+def _render(request: HttpRequest, template: str, context: dict, *, status: int = 200,
+            push: str | None = None) -> HttpResponse:
+    if _partial(request):
+        response = render(request, f"{template}#region", context, status=status)
+        if push:
+            response = push_url(response, push)
+    else:
+        response = render(request, template, context, status=status)
+    patch_vary_headers(response, ("HX-Request",))
+    return response
+
+
+def _session(request: HttpRequest) -> WizardSession:
+    """The visitor's WizardSession, created (with where they came from) on first sight."""
+    ws = get_wizard_session(request)
+    if ws is None:
+        ws = services.wizard_session_start(
+            landing_url=request.get_full_path(),
+            referrer=request.headers.get("referer", ""),
+            utm={name: request.GET.get(name, "") for name in services.UTM_FIELDS},
+            language=get_language() or "",
+        )
+        request.session[SESSION_KEY] = str(ws.id)
+    return ws
+
+
+def _answers(ws: WizardSession) -> dict:
+    return ws.answers if isinstance(ws.answers, dict) else {}
+
+
+def _step_url(step: Step | None) -> str:
+    if step is None:
+        return reverse("wizard:result")
+    return reverse("wizard:step", args=[step.identifier])
+
+
+def _go(request: HttpRequest, ws: WizardSession, target: Step | None) -> HttpResponse:
+    """Continue at ``target`` (None: the result). With htmx, render it in place and push
+    its URL (one round trip); without, redirect (POST/redirect/GET)."""
+    if _partial(request):
+        if target is None:
+            return _result_page(request, ws, push=_step_url(None))
+        return _step_page(request, ws, target, push=_step_url(target))
+    return HttpResponseRedirect(_step_url(target))
 
 
 @require_GET
+@never_cache
 def start(request: HttpRequest) -> HttpResponse:
-    return render(request, "wizard/placeholder.html")
+    """Create or resume the visitor's session. Query parameters named like the answers
+    pre-fill them (each valid one is stored, invalid ones are ignored) and lead to the
+    first step, so walking through reaches the recommendation they describe."""
+    ws = _session(request)
+    given = {name: request.GET[name] for name in PREFILL_FIELDS
+             if request.GET.get(name, "") != ""}
+    if given:
+        prefill = _valid_prefill(given)
+        if prefill:
+            services.wizard_session_store(ws=ws, answers=prefill, language=get_language())
+        return HttpResponseRedirect(_step_url(STEPS[0]))
+    return HttpResponseRedirect(_step_url(first_incomplete(_answers(ws))))
+
+
+def _valid_prefill(given: dict[str, str]) -> dict:
+    """Each given value checked on its own with the step form's field."""
+    valid = {}
+    for step in STEPS:
+        form = step.form_class(**({"ask_throughput": True}
+                                  if "throughput_limited" in step.fields else {}))
+        for name in step.fields:
+            raw = given.get(name)
+            if raw is None or len(raw) > MAX_RAW_LENGTH or "\x00" in raw:
+                continue
+            try:
+                valid[name] = form.fields[name].clean(raw)
+            except Exception:  # noqa: BLE001, S112 -- ValidationError/TypeError: ignore it
+                continue
+    return valid
+
+
+@require_http_methods(["GET", "POST"])
+@never_cache
+def step(request: HttpRequest, identifier: str) -> HttpResponse:
+    current = STEPS_BY_ID.get(identifier)
+    if current is None:
+        raise Http404("no such step")
+    ws = _session(request)
+    answers = _answers(ws)
+    if current not in applicable_steps(answers):
+        return _go(request, ws, first_incomplete(answers))
+    # A later step opened before the earlier ones are complete: back to the first gap.
+    for earlier in applicable_steps(answers):
+        if earlier is current:
+            break
+        if not earlier.is_completed(answers):
+            return _go(request, ws, earlier)
+
+    if request.method == "POST":
+        form = current.make_form(answers, data=request.POST)
+        validate = request.GET.get("validate", "")
+        if _partial(request) and validate in form.fields:
+            return _field_feedback(request, current, form, validate)
+        if not form.is_valid():
+            return _step_page(request, ws, current, form=form)
+        services.wizard_session_store(ws=ws, answers=form.answers(), language=get_language())
+        answers = _answers(ws)
+        gap = first_incomplete(answers)
+        if gap is None and ws.result_at is not None:
+            return _go(request, ws, None)  # editing a finished wizard: back to the result
+        target = next_step(answers, current)
+        if target is None or (gap is not None and step_index(gap) < step_index(target)):
+            target = gap
+        return _go(request, ws, target)
+    return _step_page(request, ws, current)
+
+
+def _step_page(request: HttpRequest, ws: WizardSession, current: Step, *, form=None,
+               push: str | None = None) -> HttpResponse:
+    answers = _answers(ws)
+    services.wizard_session_reach(ws=ws, index=step_index(current))
+    steps = applicable_steps(answers)
+    position = steps.index(current) + 1
+    if form is None:
+        form = current.make_form(answers)
+    _decorate(form, _step_url(current))
+    previous = previous_step(answers, current)
+    context = {
+        "step": current,
+        "form": form,
+        "steps": [(s, s.is_completed(answers), s is current) for s in steps],
+        "position": position,
+        "total": len(steps),
+        "step_url": _step_url(current),
+        "previous_url": _step_url(previous) if previous else None,
+        "faqs": faq_entries(set(current.faq_topics)),
+        "tree_lines": [b for b in (block(k) for k in current.decision_keys) if b],
+        "servers": _live_servers(form, answers) if current.identifier == "scale" else None,
+    }
+    return _render(request, current.template, context, push=push)
+
+
+def _decorate(form, url: str) -> None:
+    """Inline validation on typed fields (htmx posts the form to the same step view), and
+    focus on the first field with an error (autofocus works with and without JS)."""
+    for name, field in form.fields.items():
+        if isinstance(field, forms.IntegerField):
+            field.widget.attrs.update({
+                "hx-post": f"{url}?validate={name}",
+                "hx-trigger": "input changed delay:400ms",
+                "hx-target": f"#{form.auto_id % name}_error",
+                "hx-swap": "innerHTML",
+                "hx-sync": "closest form:abort",
+            })
+    if form.is_bound and form.errors:
+        first = next((n for n in form.fields if n in form.errors), None)
+        if first:
+            form.fields[first].widget.attrs["autofocus"] = True
+
+
+def _live_servers(form, answers: dict) -> int | None:
+    if form.is_bound:
+        if form.is_valid():
+            return servers_of(form.cleaned_data)
+        return None
+    return servers_of(answers)
+
+
+def _field_feedback(request: HttpRequest, current: Step, form, name: str) -> HttpResponse:
+    """Inline validation: the same form class as the POST, one field's error slot back
+    (plus the live server count on the scale step, out of band)."""
+    form.is_valid()
+    html = render_to_string("wizard/field_feedback.html", {
+        "field": form[name],
+        "scale": current.identifier == "scale",
+        "servers": _live_servers(form, {}) if current.identifier == "scale" else None,
+    }, request=request)
+    response = HttpResponse(html)
+    patch_vary_headers(response, ("HX-Request",))
+    return response
+
+
+@require_http_methods(["GET", "POST"])
+@never_cache
+def result(request: HttpRequest) -> HttpResponse:
+    ws = _session(request)
+    answers = build_answers(_answers(ws))
+    if answers is None:
+        return _go(request, ws, first_incomplete(_answers(ws)))
+    if request.method == "POST":
+        return _what_if(request, ws, answers)
+    return _result_page(request, ws)
+
+
+def _what_if(request: HttpRequest, ws: WizardSession, answers: Answers) -> HttpResponse:
+    """Change exactly one answer (the what-if buttons post ``field=value``), validated by
+    the owning step's form, stored, and the result shown again."""
+    names = [name for name in ANSWER_FIELDS if name in request.POST]
+    error = None
+    if len(names) != 1:
+        error = _("Choose one answer to change.")
+    else:
+        name = names[0]
+        owner = next(s for s in STEPS if name in s.fields)
+        data = {k: _as_data(v) for k, v in answers.to_dict().items() if k in owner.fields}
+        data[name] = request.POST.get(name, "")
+        kwargs = {"ask_throughput": True} if "throughput_limited" in owner.fields else {}
+        form = owner.form_class(data, **kwargs)
+        if form.is_valid():
+            try:
+                changed = answers.replace(**form.answers())
+            except InvalidAnswers:
+                error = _("That change is not possible.")
+            else:
+                services.wizard_session_store(ws=ws, answers=changed.to_dict(),
+                                              language=get_language())
+                if not _partial(request):
+                    return HttpResponseRedirect(_step_url(None))
+                return _result_page(request, ws)
+        else:
+            error = "; ".join(str(e) for e in form.errors.get(name, [])) or _(
+                "That change is not possible.")
+    return _result_page(request, ws, what_if_error=error,
+                        status=200 if _partial(request) else 400)
+
+
+def _result_page(request: HttpRequest, ws: WizardSession, *, push: str | None = None,
+                 what_if_error: str | None = None, status: int = 200) -> HttpResponse:
+    answers = build_answers(_answers(ws))
+    if answers is None:  # defensive: callers check first
+        return HttpResponseRedirect(_step_url(first_incomplete(_answers(ws))))
+    services.wizard_session_reach(ws=ws, index=RESULT_INDEX)
+    result_ = compute_result(answers, Switch.catalogue())
+    context = result_context(result_)
+    steps = applicable_steps(_answers(ws))
+    context.update({
+        "shared": False,
+        "steps": [(s, True, False) for s in steps],
+        "total": len(steps),
+        "share_url": request.build_absolute_uri(
+            reverse("wizard:shared", args=[share_token(answers)])),
+        "what_if_error": what_if_error,
+    })
+    return _render(request, "wizard/result.html", context, status=status, push=push)
+
+
+@require_GET
+def shared(request: HttpRequest, token: str) -> HttpResponse:
+    """A shared result, read-only, reproduced from the signed answers in the link."""
+    answers = answers_from_token(token)
+    if answers is None:
+        return render(request, "wizard/share_invalid.html", status=404)
+    context = result_context(compute_result(answers, Switch.catalogue()))
+    context.update({"shared": True, "share_url": request.build_absolute_uri()})
+    response = render(request, "wizard/result.html", context)
+    response["X-Robots-Tag"] = "noindex"
+    return response

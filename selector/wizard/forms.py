@@ -1,0 +1,137 @@
+"""The wizard's step forms. Every answer field comes from ``selector.core.forms`` so the
+wizard and the API refuse the same input with the same translated messages."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from selector.core.explain import BOOL_LABELS
+from selector.core.forms import (
+    NicSpeedField,
+    StrictBooleanField,
+    budget_field,
+    determinism_field,
+    gpus_field,
+    gpus_per_server_field,
+    workload_field,
+)
+from selector.domain import NIC_SPEEDS
+
+# Longest raw value a field looks at; anything longer is refused before parsing
+# (a 10 KB "number" is an error, not work for int()).
+MAX_RAW_LENGTH = 20
+REQUIRED = _("This field is required.")
+UNSURE = "unsure"
+
+
+class StepForm(forms.Form):
+    """Base for step forms: inputs describe themselves by their help and error slots
+    (aria-describedby), too-long or NUL-containing values are refused up front."""
+
+    # Field names whose radios/inputs must be answered even if the shared field allows
+    # empty (StrictBooleanField / NicSpeedField treat empty as a value).
+    must_answer: tuple[str, ...] = ()
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name, field in self.fields.items():
+            field.help_text = HELP.get(name, "")
+            auto_id = self.auto_id % name
+            field.widget.attrs["aria-describedby"] = f"{auto_id}_why {auto_id}_error"
+            if isinstance(field, forms.IntegerField):
+                field.widget.attrs["maxlength"] = MAX_RAW_LENGTH
+
+    def full_clean(self):
+        super().full_clean()
+        if not self.is_bound:
+            return
+        for name in self.fields:
+            raw = self.data.get(self.add_prefix(name), "")
+            if name in self.errors:
+                continue
+            if len(str(raw)) > MAX_RAW_LENGTH or "\x00" in str(raw):
+                self.add_error(name, forms.ValidationError(
+                    self.fields[name].error_messages.get("invalid")
+                    or self.fields[name].error_messages["invalid_choice"], code="invalid"))
+            elif name in self.must_answer and str(raw).strip() == "":
+                self.add_error(name, forms.ValidationError(REQUIRED, code="required"))
+
+    def answers(self) -> dict:
+        """The cleaned values as stored on WizardSession.answers (JSON-safe)."""
+        return {name: self.cleaned_data[name] for name in self.fields}
+
+
+HELP = {
+    "gpus": _("All GPUs in the cluster, from 1 to 1,000,000."),
+    "gpus_per_server": _("Most GPU servers (HGX / DGX) hold 8."),
+    "workload": _("Inference needs less bandwidth between servers than training."),
+    "throughput_limited": _("With 2 to 7 servers, this decides whether a lossless network "
+                            "pays off."),
+    "budget": _("InfiniBand is the performance ceiling; RoCE v2 is the value choice."),
+    "determinism": _("Strict means financial high-frequency trading or hard latency bounds."),
+    "nic_speed": _("The port speed of each GPU's network card: ConnectX-7 is 400G, "
+                   "ConnectX-8 is 800G."),
+}
+
+
+class ScaleForm(StepForm):
+    gpus = gpus_field()
+    gpus_per_server = gpus_per_server_field(required=True)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for field in self.fields.values():
+            field.widget.attrs.update({"inputmode": "numeric", "autocomplete": "off"})
+
+
+def _radios(field: forms.Field, choices) -> forms.Field:
+    field.widget = forms.RadioSelect(choices=choices)
+    return field
+
+
+class WorkloadForm(StepForm):
+    workload = workload_field()
+    throughput_limited = StrictBooleanField(label=_("Is training throughput limited today?"),
+                                            required=False)
+    must_answer = ("throughput_limited",)
+
+    def __init__(self, *args, ask_throughput: bool = True, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["workload"].widget = forms.RadioSelect(
+            choices=self.fields["workload"].choices,
+            attrs=self.fields["workload"].widget.attrs)
+        if ask_throughput:
+            field = self.fields["throughput_limited"]
+            field.widget = forms.RadioSelect(
+                choices=[("true", BOOL_LABELS[True]), ("false", BOOL_LABELS[False])],
+                attrs=field.widget.attrs)
+        else:
+            del self.fields["throughput_limited"]
+
+
+class _ChoiceStepForm(StepForm):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for field in self.fields.values():
+            field.widget = forms.RadioSelect(choices=field.choices, attrs=field.widget.attrs)
+
+
+class BudgetForm(_ChoiceStepForm):
+    budget = budget_field()
+
+
+class DeterminismForm(_ChoiceStepForm):
+    determinism = determinism_field()
+
+
+class NicSpeedForm(StepForm):
+    nic_speed = NicSpeedField()
+    must_answer = ("nic_speed",)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        field = self.fields["nic_speed"]
+        field.widget = forms.RadioSelect(
+            choices=[(str(s), f"{s}G") for s in NIC_SPEEDS] + [(UNSURE, _("Not sure"))],
+            attrs=field.widget.attrs)

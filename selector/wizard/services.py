@@ -1,0 +1,49 @@
+"""Writes to WizardSession. Keyword-only, one place for each change, so views stay thin."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+
+from selector.wizard.models import WizardSession
+from selector.wizard.steps import ANSWER_FIELDS, RESULT_INDEX
+
+UTM_FIELDS = ("utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content")
+
+
+def _fit(value: str, field: str) -> str:
+    """Truncate to the model field's max_length, dropping NULs (PostgreSQL refuses them)."""
+    limit = WizardSession._meta.get_field(field).max_length
+    return str(value).replace("\x00", "")[:limit]
+
+
+def wizard_session_start(*, landing_url: str, referrer: str, utm: dict[str, str],
+                         language: str) -> WizardSession:
+    return WizardSession.objects.create(
+        landing_url=_fit(landing_url, "landing_url"),
+        referrer=_fit(referrer, "referrer"),
+        language=_fit(language, "language"),
+        **{name: _fit(utm.get(name, ""), name) for name in UTM_FIELDS},
+    )
+
+
+@transaction.atomic
+def wizard_session_store(*, ws: WizardSession, answers: dict, language: str) -> None:
+    """Merge validated answers (only known fields) into the session."""
+    ws.answers = {**(ws.answers if isinstance(ws.answers, dict) else {}),
+                  **{k: v for k, v in answers.items() if k in ANSWER_FIELDS}}
+    ws.language = _fit(language, "language")
+    ws.save(update_fields=["answers", "language", "updated_at"])
+
+
+def wizard_session_reach(*, ws: WizardSession, index: int) -> None:
+    """Record that the visitor saw step ``index`` (the result is RESULT_INDEX)."""
+    fields = []
+    if index > ws.furthest_step:
+        ws.furthest_step = index
+        fields.append("furthest_step")
+    if index == RESULT_INDEX and ws.result_at is None:
+        ws.result_at = timezone.now()
+        fields.append("result_at")
+    if fields:
+        ws.save(update_fields=[*fields, "updated_at"])

@@ -1,0 +1,41 @@
+"""Filters for the result includes (fabric table, diagram, tuning card), so the PDF can
+include them as they are."""
+
+from __future__ import annotations
+
+from django import template
+
+from selector.core.diagram import fabric_svg as _fabric_svg
+from selector.core.explain import FABRIC_SHORT, fabric_label
+
+register = template.Library()
+
+
+@register.filter
+def fabric_name(code) -> str:
+    return fabric_label(code)
+
+
+@register.filter
+def fabric_short(code) -> str:
+    return str(FABRIC_SHORT[code])
+
+
+@register.filter
+def num(value) -> str:
+    """Thousands separators: 16384 -> 16,384."""
+    try:
+        return f"{int(value):,}"
+    except (TypeError, ValueError):
+        return ""
+
+
+@register.filter
+def fabric_options(result) -> tuple:
+    """The recommended and the runner-up FabricOption, in that order."""
+    return (result.recommended, result.runner_up)
+
+
+@register.simple_tag
+def fabric_svg(option, id_prefix: str = "fabric"):
+    return _fabric_svg(option, id_prefix)
