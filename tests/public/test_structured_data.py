@@ -145,7 +145,7 @@ def test_it_escapes_everything_that_could_end_the_script_element():
 @pytest.fixture
 def admin_client(client, db):
     user = get_user_model().objects.create_superuser("boss", "boss@example.com", "pw-123456789")
-    client.force_login(user)
+    client.force_login(user, backend="django.contrib.auth.backends.ModelBackend")
     return client
 
 
@@ -159,6 +159,7 @@ def test_an_admin_edit_of_a_faq_entry_reaches_page_and_json_ld(admin_client, con
         "topics": entry.topics, "is_published": "on",
     })
     assert response.status_code == 302
+    assert response["Location"].endswith("/admin/content/faqentry/")
     for path, question, answer in [
         ("/faq/", "RoCE 一定要无损吗？", "是的，训练流量对丢包极敏感。"),
         ("/en/faq/", "Must RoCE be lossless?", "Yes: training traffic hates loss."),
@@ -178,6 +179,7 @@ def test_an_article_edit_reaches_headline_title_and_date_modified(admin_client, 
     data["published_at_0"], data["published_at_1"] = "2026-11-30", "08:00:00"
     response = admin_client.post(f"/admin/content/contentblock/{block.pk}/change/", data)
     assert response.status_code == 302
+    assert response["Location"].endswith("/admin/content/contentblock/")
     html = admin_client.get("/en/").content.decode()
     article = nodes_of_type(html, "Article")[0]
     assert article["headline"] == "RoCE v2 or InfiniBand? The 2027 guide"
