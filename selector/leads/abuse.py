@@ -78,4 +78,5 @@ def form_fill_seconds(token: str) -> float | None:
         return None
     if not isinstance(started, int | float):
         return None
-    return time.time() - started
+    elapsed = time.time() - started
+    return elapsed if elapsed <= FORM_MAX_AGE_SECONDS else None

@@ -47,6 +47,9 @@ class ContactForm(forms.Form):
     def clean_phone(self) -> str:
         return normalize_phone(self.cleaned_data["phone"])
 
+    def clean_message(self) -> str:
+        return self.cleaned_data["message"].replace("\r\n", "\n").replace("\r", "\n")
+
     def clean(self):
         cleaned = super().clean()
         if cleaned.get("website") or self.data.get("website"):

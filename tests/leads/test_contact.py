@@ -1,0 +1,195 @@
+import pytest
+from django.urls import reverse
+
+from selector.leads.models import Lead, LeadEvent
+from selector.leads.privacy import PRIVACY_NOTICE_VERSION
+from selector.wizard.models import WizardSession
+
+from .conftest import attach, contact_data, make_session
+
+URL = "/contact/"
+
+
+def test_the_contact_url_is_named_and_english_is_prefixed():
+    assert reverse("leads:contact") == "/contact/"
+    from django.utils import translation
+    with translation.override("en"):
+        assert reverse("leads:contact") == "/en/contact/"
+
+
+def test_it_redirects_to_the_wizard_without_a_session(client, db):
+    response = client.get(URL)
+    assert response.status_code == 302
+    assert response["Location"] == reverse("wizard:start")
+
+
+def test_it_redirects_to_the_wizard_when_the_answers_are_incomplete(client, content):
+    attach(client, make_session(answers={"gpus": 64}))
+    response = client.post(URL, contact_data())
+    assert response.status_code == 302
+    assert response["Location"] == reverse("wizard:start")
+    assert Lead.objects.count() == 0
+
+
+def test_it_shows_the_form_with_an_unticked_consent_and_the_notice(visitor):
+    response = visitor.get(URL)
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert 'name="consent"' in html
+    consent_input = html[html.index('name="consent"') - 200:html.index('name="consent"') + 100]
+    assert "checked" not in consent_input
+    assert "广东深华天成智能工程有限公司" in html  # who collects
+    assert "730" in html  # retention
+    assert PRIVACY_NOTICE_VERSION in html
+    assert 'name="website"' in html and 'name="started"' in html
+
+
+def test_it_creates_the_lead_and_shows_the_thank_you_page(visitor, ws):
+    response = visitor.post(URL, contact_data(), HTTP_USER_AGENT="Mozilla/5.0 Test")
+    assert response.status_code == 302
+    assert response["Location"] == reverse("leads:thanks")
+    lead = Lead.objects.get()
+    assert lead.wizard_session_id == ws.pk
+    assert (lead.name, lead.company, lead.role) == ("张伟", "深圳算力科技有限公司", "网络架构师")
+    assert lead.phone == "+8613812345678"
+    assert lead.email == "zhang.wei@example.com"
+    assert (lead.timeline, lead.wechat, lead.message) == ("0-3m", "zhangwei_ai", "请尽快联系。")
+    assert lead.language == "zh-hans"
+    assert lead.consent_notice_version == PRIVACY_NOTICE_VERSION
+    assert lead.consent_user_agent == "Mozilla/5.0 Test"
+    assert lead.consent_given_at is not None
+    assert lead.answers["gpus"] == 256
+    assert lead.recommendation and lead.rule.startswith("R") and lead.engine_version
+    assert lead.sizing["recommended"]["fabric"] == lead.recommendation
+    assert lead.score == "hot"  # within 3 months, 256 GPUs, balanced budget
+    assert lead.status == "new" and lead.owner is None
+    assert (lead.utm_source, lead.utm_medium, lead.referrer) == (
+        "baidu", "cpc", "https://www.baidu.com/")
+    assert list(lead.events.values_list("kind", flat=True)) == [LeadEvent.Kind.CREATED]
+
+    page = visitor.get(response["Location"])
+    html = page.content.decode()
+    assert lead.report_number in html
+    assert "张伟" in html
+
+
+def test_english_visitors_get_english_and_their_language_is_stored(visitor):
+    response = visitor.post("/en/contact/", contact_data())
+    assert response["Location"] == "/en/contact/thanks/"
+    assert Lead.objects.get().language == "en"
+    page = visitor.get("/en/contact/thanks/")
+    assert "Thank you" in page.content.decode()
+
+
+def test_a_double_submit_refresh_and_second_tab_make_one_lead(visitor, client):
+    first = visitor.post(URL, contact_data())
+    again = visitor.post(URL, contact_data(name="Someone else"))  # refresh of the POST
+    assert first["Location"] == again["Location"] == reverse("leads:thanks")
+    assert visitor.get(URL)["Location"] == reverse("leads:thanks")  # back to the form
+    assert Lead.objects.count() == 1
+    assert Lead.objects.get().name == "张伟"
+
+
+def test_the_same_wizard_session_without_the_remembered_lead_still_makes_one(visitor, ws):
+    visitor.post(URL, contact_data())
+    session = visitor.session
+    del session["leads_submitted"]
+    session.save()
+    response = visitor.post(URL, contact_data(name="Again"))
+    assert response["Location"] == reverse("leads:thanks")
+    assert Lead.objects.count() == 1
+
+
+def test_the_thank_you_page_belongs_to_the_visitor_who_submitted(visitor, client, db):
+    from django.test import Client
+
+    visitor.post(URL, contact_data())
+    lead = Lead.objects.get()
+    stranger = Client()
+    response = stranger.get(reverse("leads:thanks"))
+    assert response.status_code == 302
+    assert lead.report_number not in response.content.decode()
+    # Another finished wizard in another browser does not reveal this lead either.
+    attach(stranger, make_session())
+    response = stranger.get(reverse("leads:thanks"))
+    assert response.status_code == 302
+
+
+def test_the_thank_you_page_shows_the_report_link_only_when_there_is_one(visitor, monkeypatch):
+    visitor.post(URL, contact_data())
+    lead = Lead.objects.get()
+    monkeypatch.setattr("selector.reports.links.customer_report_url", lambda lead: "")
+    assert 'data-testid="report-link"' not in visitor.get("/contact/thanks/").content.decode()
+    monkeypatch.setattr("selector.reports.links.customer_report_url",
+                        lambda lead: f"https://example.test/report/{lead.public_id}/?sig=x")
+    html = visitor.get("/contact/thanks/").content.decode()
+    assert 'data-testid="report-link"' in html
+    assert f"https://example.test/report/{lead.public_id}/?sig=x" in html
+
+
+def test_missing_consent_makes_no_lead(visitor):
+    response = visitor.post(URL, contact_data(consent=None))
+    assert response.status_code == 400
+    assert "consent" in response.context["form"].errors
+    assert Lead.objects.count() == 0
+
+
+def test_a_false_consent_value_makes_no_lead(visitor):
+    response = visitor.post(URL, contact_data(consent="false"))
+    assert response.status_code == 400
+    assert Lead.objects.count() == 0
+
+
+def test_the_honeypot_refuses_the_submission(visitor):
+    response = visitor.post(URL, contact_data(website="http://spam.example"))
+    assert response.status_code == 400
+    assert response.context["form"].abuse == "honeypot"
+    assert Lead.objects.count() == 0
+
+
+@pytest.mark.parametrize("seconds_ago", [0, 1, 2.5])
+def test_a_form_filled_faster_than_the_minimum_is_refused(visitor, seconds_ago):
+    from .conftest import started_token
+
+    response = visitor.post(URL, contact_data(started=started_token(seconds_ago)))
+    assert response.status_code == 400
+    assert response.context["form"].abuse == "too_fast"
+    assert Lead.objects.count() == 0
+
+
+def test_the_minimum_fill_time_is_a_setting(visitor, settings):
+    from .conftest import started_token
+
+    settings.LEAD_MIN_FILL_SECONDS = 0
+    visitor.post(URL, contact_data(started=started_token(0)))
+    assert Lead.objects.count() == 1
+
+
+@pytest.mark.parametrize("token", ["", "forged", "1700000000.0", "x" * 500])
+def test_a_missing_or_forged_start_stamp_is_refused(visitor, token):
+    response = visitor.post(URL, contact_data(started=token))
+    assert response.status_code == 400
+    assert response.context["form"].abuse == "stale"
+    assert Lead.objects.count() == 0
+
+
+def test_a_stale_form_is_refused(visitor):
+    from .conftest import started_token
+
+    response = visitor.post(URL, contact_data(started=started_token(2 * 24 * 3600)))
+    assert response.status_code == 400
+    assert Lead.objects.count() == 0
+
+
+def test_a_rerendered_form_carries_a_fresh_start_stamp(visitor):
+    from selector.leads.abuse import form_fill_seconds
+
+    response = visitor.post(URL, contact_data(email="nope"))
+    assert response.status_code == 400
+    assert form_fill_seconds(response.context["started"]) < 2
+
+
+def test_the_wizard_session_keeps_no_personal_data(visitor, ws):
+    visitor.post(URL, contact_data())
+    ws = WizardSession.objects.get(pk=ws.pk)
+    assert "张伟" not in str(ws.__dict__)
