@@ -96,6 +96,7 @@ def fabric_svg(option, id_prefix: str = "fabric") -> SafeString:
          "rails": size.rails, "gpu_leaf": size.links["gpu_leaf"],
          "leaf_spine": size.links["leaf_spine"], "spine_core": size.links["spine_core"]}
 
+    words = {"leaf": _("Leaf"), "spine": _("Spine"), "core": _("Core"), "servers": _("Servers")}
     body = []
     box_w = 200
     center_x = (WIDTH - 70 - box_w) / 2  # leave room on the right for link labels
@@ -114,7 +115,7 @@ def fabric_svg(option, id_prefix: str = "fabric") -> SafeString:
             leaf_parts.append(f'<text x="{x + col_w / 2:.0f}" y="{ys["leaf"] + 27}" '
                               f'text-anchor="middle" font-size="14" fill="#0b3a6e">…</text>')
             continue
-        leaves = _("Leaf ×%(n)s") % {"n": _n(per_rail)} if per_rail else _("Leaves")
+        leaves = f"{words['leaf']} ×{_n(per_rail)}" if per_rail else _("Leaves")
         leaf_parts.append(_box(x, ys["leaf"], col_w, "leaf",
                                _("Rail %(n)s") % {"n": rail}, leaves))
     real_rails = [c for c, r in zip(rail_centers, cols, strict=True) if r is not None]
@@ -128,16 +129,16 @@ def fabric_svg(option, id_prefix: str = "fabric") -> SafeString:
                        _("%(n)s links") % {"n": _n(size.links["gpu_leaf"])}))
     if "core" in ys:
         body.append(_box(center_x, ys["core"], box_w, "core",
-                         _("Core ×%(n)s") % {"n": _n(size.core)}, switch.model))
+                         f"{words['core']} ×{_n(size.core)}", switch.model))
     body.append(_box(center_x, ys["spine"], box_w, "spine",
-                     _("Spine ×%(n)s") % {"n": _n(size.spine)}, switch.model))
+                     f"{words['spine']} ×{_n(size.spine)}", switch.model))
     body.extend(leaf_parts)
     body.append(_box(center_x, ys["server"], box_w, "server",
-                     _("Servers ×%(n)s") % {"n": _n(size.servers)},
+                     f"{words['servers']} ×{_n(size.servers)}",
                      _("%(gpus)s GPUs, %(rails)s rails") % {"gpus": _n(size.gpus),
                                                             "rails": size.rails}))
-    header = (_("Leaf total: %(leaf)s · %(speed)sG") % {"leaf": _n(size.leaf),
-                                                         "speed": plan.speed_gbps})
+    header = _("%(leaf)s leaves, %(speed)sG") % {"leaf": _n(size.leaf),
+                                                  "speed": plan.speed_gbps}
     svg = (
         f'<svg xmlns="http://www.w3.org/2000/svg" class="fabric-diagram" '
         f'viewBox="0 0 {WIDTH} {height}" width="{WIDTH}" height="{height}" role="img" '

@@ -1,0 +1,161 @@
+import re
+
+import pytest
+
+from selector.domain import RULES_BY_ID
+from selector.wizard.models import WizardSession
+from selector.wizard.sharing import SALT, answers_from_token
+
+ROCE = {"gpus": 64, "gpus_per_server": 8, "workload": "training", "throughput_limited": False,
+        "budget": "balanced", "determinism": "standard", "nic_speed": 400}
+
+
+@pytest.fixture
+def result_of(content, finished):
+    def get(answers, lang="/en"):
+        client = finished(answers)
+        r = client.get(f"{lang}/wizard/result/")
+        assert r.status_code == 200
+        return client, r, r.content.decode()
+    return get
+
+
+def test_it_explains_the_recommendation(result_of):
+    _, r, html = result_of(ROCE)
+    assert "Rule R7</span>" in html
+    assert "Several servers on a budget: start with RoCE v2 400G" in html
+    assert RULES_BY_ID["R7"].seed_quote in html
+    assert "64 GPUs is below the thousand-GPU scale" in html
+    assert "Runner-up: InfiniBand" in html
+
+
+def test_it_marks_the_recommended_column(result_of):
+    _, r, html = result_of(ROCE)
+    assert re.search(r'<th scope="col" class="recommended">RoCE v2 <span class="badge">', html)
+    _, r, html = result_of({**ROCE, "budget": "performance"})
+    assert re.search(r'<th scope="col" class="recommended">InfiniBand <span class="badge">', html)
+    _, r, html = result_of({**ROCE, "gpus": 8})
+    assert 'class="recommended">RoCE v2' not in html
+    assert 'class="recommended">InfiniBand' not in html
+
+
+def test_it_shows_both_fabrics_from_the_domain_core(result_of):
+    _, r, html = result_of({**ROCE, "gpus": 16384})
+    result = r.context["result"]
+    rec, run = result.recommended.plan, result.runner_up.plan
+    assert rec.size.tiers == 3
+    for value in (rec.size.leaf, rec.size.spine, rec.size.core, rec.size.switches,
+                  rec.size.transceiver_ends, run.size.switches, rec.size.links["leaf_spine"]):
+        assert f"{value:,}" in html
+    assert rec.switch.model in html and run.switch.model in html
+    assert "<svg" in html and "Core ×" in html
+
+
+def test_the_standard_network_needs_no_back_end_fabric(result_of):
+    _, r, html = result_of({**ROCE, "gpus": 8})
+    assert "No back-end fabric is needed" in html
+    assert "Lossless tuning" not in html
+    assert "If you grow, this is the RoCE v2 400G fabric it would take" in html
+
+
+def test_the_tuning_card_shows_roce_values_with_sources(result_of):
+    _, r, html = result_of({**ROCE, "gpus": 1024})
+    tuning = r.context["result"].tuning
+    assert tuning.speed_gbps == 800
+    assert f"{tuning.pfc_headroom_bytes:,} bytes" in html
+    assert "DSCP 26 to priority 3" in html
+    assert "port_buffer.c" in html and "SIGCOMM 2016" in html
+    _, r, html = result_of({**ROCE, "budget": "performance"})
+    assert "Lossless tuning" not in html
+
+
+def test_it_lists_relevant_faq_entries(result_of):
+    _, r, html = result_of({**ROCE, "determinism": "strict"})
+    assert "Which is faster, RoCE or InfiniBand?" in html or "RoCE" in html
+    topics = {t for faq in r.context["faqs"] for t in faq.topic_list}
+    assert {"determinism", "compare"} & topics
+
+
+def test_it_offers_the_what_ifs(result_of):
+    _, r, html = result_of(ROCE)
+    assert 'name="budget" value="performance"' in html
+    assert 'name="determinism" value="strict"' in html
+
+
+def test_what_if_without_javascript_posts_and_redirects(result_of, session_of):
+    client, _, _ = result_of(ROCE)
+    r = client.post("/en/wizard/result/", {"determinism": "strict"})
+    assert r.status_code == 302 and r["Location"] == "/en/wizard/result/"
+    assert session_of(client).answers["determinism"] == "strict"
+    assert client.get("/en/wizard/result/").context["decision"].rule == "R2"
+
+
+def test_what_if_to_a_small_cluster_keeps_the_result_reachable(result_of, session_of):
+    client, _, _ = result_of({**ROCE, "gpus": 1024})
+    r = client.post("/en/wizard/result/", {"gpus": "56"})
+    assert r["Location"] == "/en/wizard/result/"
+    assert client.get("/en/wizard/result/").context["decision"].rule == "R3"
+
+
+def test_the_share_link_reproduces_the_result_read_only(result_of, client):
+    _, r, html = result_of({**ROCE, "gpus": 1024})
+    url = r.context["share_url"]
+    assert url.startswith("http://testserver/en/wizard/r/")
+    path = url.removeprefix("http://testserver")
+    count = WizardSession.objects.count()
+    shared = client.get(path)
+    assert shared.status_code == 200
+    body = shared.content.decode()
+    assert "Rule R6</span>" in body
+    assert 'name="budget" value=' not in body  # no what-if
+    assert "/wizard/scale/" not in body  # no edit links
+    assert 'name="robots" content="noindex"' in body
+    assert WizardSession.objects.count() == count  # viewing a share creates no session
+
+
+def test_the_share_token_carries_only_the_answers(result_of):
+    from django.core import signing
+    _, r, _ = result_of(ROCE)
+    token = r.context["share_url"].rstrip("/").rsplit("/", 1)[1]
+    assert signing.loads(token, salt=SALT) == {**ROCE}
+    assert answers_from_token(token).gpus == 64
+
+
+@pytest.mark.parametrize("mutate", [
+    lambda t: t[:-2] + ("AA" if not t.endswith("AA") else "BB"),
+    lambda t: t[:10],
+    lambda t: "x" + t,
+    lambda t: "a" * 2000,
+    lambda t: "%00",
+])
+def test_a_tampered_share_link_is_a_friendly_404(result_of, client, mutate):
+    _, r, _ = result_of(ROCE)
+    token = r.context["share_url"].rstrip("/").rsplit("/", 1)[1]
+    bad = client.get(f"/en/wizard/r/{mutate(token)}/")
+    assert bad.status_code == 404
+    assert "This share link is not valid" in bad.content.decode()
+
+
+def test_a_token_signed_for_something_else_is_refused(content, client):
+    from django.core import signing
+    token = signing.dumps(ROCE)  # default salt
+    assert client.get(f"/en/wizard/r/{token}/").status_code == 404
+    token = signing.dumps({"gpus": 0}, salt=SALT, compress=True)
+    assert client.get(f"/en/wizard/r/{token}/").status_code == 404
+
+
+def test_the_call_to_action_appears_when_the_leads_url_exists(result_of):
+    from django.urls import NoReverseMatch, reverse
+    _, r, html = result_of(ROCE)
+    try:
+        url = reverse("leads:contact")
+    except NoReverseMatch:
+        assert "Get the full PDF report" not in html
+    else:
+        assert f'href="{url}"' in html
+
+
+def test_the_result_page_is_chinese_by_default(result_of):
+    _, r, html = result_of(ROCE, lang="")
+    assert "规则 R7" in html
+    assert "无损" in html
