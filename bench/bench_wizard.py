@@ -1,0 +1,63 @@
+"""Wizard (issue 3): in-process time per wizard step request (p50, p95) over a full walk
+through the steps with and without htmx, and the first-load bytes of step 1 (HTML + CSS
++ JS, gzipped as served)."""
+
+import gzip
+import re
+import statistics
+import time
+
+from django.contrib.staticfiles import finders
+from django.test import Client
+
+WALK = (
+    ("scale", {"gpus": "1024", "gpus_per_server": "8"}),
+    ("workload", {"workload": "training"}),
+    ("budget", {"budget": "balanced"}),
+    ("determinism", {"determinism": "standard"}),
+    ("nic-speed", {"nic_speed": "unsure"}),
+)
+ROUNDS = 15
+HX = {"HTTP_HX_REQUEST": "true"}
+
+
+def _timed(samples: list, fn, *args, **kwargs):
+    started = time.perf_counter()
+    response = fn(*args, **kwargs)
+    samples.append((time.perf_counter() - started) * 1000)
+    assert response.status_code in (200, 302), response.status_code
+    return response
+
+
+def _walk(samples: list, htmx: bool) -> None:
+    client = Client()
+    extra = HX if htmx else {}
+    _timed(samples, client.get, "/wizard/")
+    for step, data in WALK:
+        _timed(samples, client.get, f"/wizard/{step}/", **extra)
+        _timed(samples, client.post, f"/wizard/{step}/", data, **extra)
+    _timed(samples, client.get, "/wizard/result/", **extra)
+    _timed(samples, client.post, "/wizard/result/", {"budget": "performance"}, **extra)
+
+
+def _first_load_bytes() -> int:
+    client = Client()
+    client.get("/wizard/")
+    html = client.get("/wizard/scale/").content
+    total = len(gzip.compress(html, compresslevel=6))
+    for url in re.findall(rb'(?:href|src)="(/static/[^"]+\.(?:css|js))"', html):
+        path = finders.find(url.decode().removeprefix("/static/"))
+        with open(path, "rb") as fh:
+            total += len(gzip.compress(fh.read(), compresslevel=6))
+    return total
+
+
+def run():
+    samples: list[float] = []
+    _walk([], htmx=False)  # warm up templates and caches
+    for i in range(ROUNDS):
+        _walk(samples, htmx=bool(i % 2))
+    samples.sort()
+    yield ("wizard_step_p50", statistics.median(samples), "ms")
+    yield ("wizard_step_p95", samples[int(len(samples) * 0.95) - 1], "ms")
+    yield ("wizard_step1_first_load_gzip", _first_load_bytes(), "bytes")
