@@ -1,0 +1,264 @@
+import json
+import socket
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+from django.core import mail
+
+from selector.domain import Answers
+from selector.leads import notify
+from selector.leads.models import Lead, LeadEvent
+from selector.leads.services import lead_create
+from selector.leads.tasks import notify_lead
+
+from .conftest import ANSWERS, contact_data
+
+PII = ["张伟", "+8613812345678", "zhang.wei@example.com", "zhangwei_ai", "请尽快联系"]
+
+
+class Robot:
+    """A group-robot webhook on 127.0.0.1 answering the given statuses in turn."""
+
+    def __init__(self, statuses, body=b'{"errcode": 0, "errmsg": "ok"}'):
+        self.statuses, self.body, self.requests = list(statuses), body, []
+        robot = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):
+                length = int(self.headers.get("Content-Length", 0))
+                robot.requests.append(json.loads(self.rfile.read(length)))
+                status = robot.statuses.pop(0) if robot.statuses else 200
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.end_headers()
+                self.wfile.write(robot.body)
+
+            def log_message(self, *args):
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/cgi-bin/webhook/send"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture
+def robot_factory():
+    robots = []
+
+    def make(*args, **kwargs):
+        robots.append(Robot(*args, **kwargs))
+        return robots[-1]
+
+    yield make
+    for r in robots:
+        r.close()
+
+
+@pytest.fixture
+def fast_retries(settings):
+    settings.LEAD_NOTIFY_MAX_ATTEMPTS = 3
+    settings.LEAD_NOTIFY_BACKOFF_SECONDS = 0
+    settings.SALES_NOTIFY_EMAILS = []
+    return settings
+
+
+def _lead(ws, **contact):
+    data = {k: v for k, v in contact_data(phone="+8613812345678", **contact).items()
+            if k not in {"consent", "website", "started"}}
+    lead, _ = lead_create(wizard_session=ws, answers=Answers.from_dict(ANSWERS), contact=data,
+                          language="zh-hans")
+    return lead
+
+
+def _closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_a_failing_webhook_is_retried_recorded_and_the_lead_kept(
+        ws, content, fast_retries, robot_factory, django_capture_on_commit_callbacks):
+    robot = robot_factory([500, 500, 500, 500])
+    fast_retries.LEAD_WEBHOOK_URL = robot.url
+    with django_capture_on_commit_callbacks(execute=True):
+        lead = _lead(ws)
+    assert len(robot.requests) == 3
+    failed = list(lead.events.filter(kind="notification_failed").values_list("data", flat=True))
+    assert [(d["channel"], d["attempt"], d["final"]) for d in failed] == [
+        ("webhook", 1, False), ("webhook", 2, False), ("webhook", 3, True)]
+    assert failed[0]["error"] == "HTTPError"
+    assert not lead.events.filter(kind="notified").exists()
+    assert Lead.objects.filter(pk=lead.pk).exists()
+
+
+def test_a_webhook_that_recovers_is_sent_once(ws, content, fast_retries, robot_factory,
+                                              django_capture_on_commit_callbacks):
+    robot = robot_factory([500, 503, 200])
+    fast_retries.LEAD_WEBHOOK_URL = robot.url
+    with django_capture_on_commit_callbacks(execute=True):
+        lead = _lead(ws)
+    assert len(robot.requests) == 3
+    assert lead.events.filter(kind="notification_failed").count() == 2
+    assert lead.events.get(kind="notified").data == {"channel": "webhook", "attempt": 3}
+    # Running the task again (a worker retrying a finished job) does not send twice.
+    assert notify_lead.call(str(lead.public_id), "webhook") == "already-sent"
+    assert len(robot.requests) == 3
+
+
+def test_a_closed_port_is_retried_and_recorded(ws, content, fast_retries,
+                                               django_capture_on_commit_callbacks):
+    fast_retries.LEAD_WEBHOOK_URL = f"http://127.0.0.1:{_closed_port()}/hook"
+    with django_capture_on_commit_callbacks(execute=True):
+        lead = _lead(ws)
+    events = lead.events.filter(kind="notification_failed")
+    assert events.count() == 3
+    assert events.last().data["error"] == "URLError" and events.last().data["final"]
+
+
+def test_a_robot_error_code_counts_as_a_failure(ws, content, fast_retries, robot_factory,
+                                                django_capture_on_commit_callbacks):
+    robot = robot_factory([200, 200, 200], body=b'{"errcode": 93000, "errmsg": "invalid"}')
+    fast_retries.LEAD_WEBHOOK_URL = robot.url
+    with django_capture_on_commit_callbacks(execute=True):
+        lead = _lead(ws)
+    assert len(robot.requests) == 3
+    assert lead.events.filter(kind="notification_failed").count() == 3
+
+
+def test_a_failing_webhook_does_not_stop_or_repeat_the_email(
+        ws, content, fast_retries, robot_factory, django_capture_on_commit_callbacks):
+    robot = robot_factory([500] * 5)
+    fast_retries.LEAD_WEBHOOK_URL = robot.url
+    fast_retries.SALES_NOTIFY_EMAILS = ["sales@example.com", "boss@example.com"]
+    with django_capture_on_commit_callbacks(execute=True):
+        lead = _lead(ws)
+    assert len(mail.outbox) == 1
+    assert lead.events.get(kind="notified").data["channel"] == "email"
+
+
+def test_a_failing_mail_server_is_retried_and_recorded(ws, content, fast_retries, monkeypatch,
+                                                       django_capture_on_commit_callbacks):
+    import smtplib
+
+    def refuse(self, messages):
+        raise smtplib.SMTPServerDisconnected("Connection unexpectedly closed")
+
+    # The test environment sends through the locmem backend: make it behave like a dead
+    # SMTP server (pytest-django/Django's test setup replaces the configured backend).
+    monkeypatch.setattr("django.core.mail.backends.locmem.EmailBackend.send_messages", refuse)
+    fast_retries.SALES_NOTIFY_EMAILS = ["sales@example.com"]
+    with django_capture_on_commit_callbacks(execute=True):
+        lead = _lead(ws)
+    failed = lead.events.filter(kind="notification_failed")
+    assert failed.count() == 3
+    assert {e.data["channel"] for e in failed} == {"email"}
+    assert failed.last().data["error"] == "SMTPServerDisconnected"
+    assert Lead.objects.filter(pk=lead.pk).exists()
+
+
+def test_on_a_deferring_backend_a_retry_is_enqueued_with_backoff(
+        ws, content, fast_retries, robot_factory, django_capture_on_commit_callbacks):
+    from django.utils import timezone
+    from django_tasks_db.models import DBTaskResult
+
+    robot = robot_factory([500])
+    fast_retries.LEAD_WEBHOOK_URL = robot.url
+    fast_retries.LEAD_NOTIFY_BACKOFF_SECONDS = 30
+    fast_retries.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+    with django_capture_on_commit_callbacks(execute=True):
+        lead = _lead(ws)
+    queued = DBTaskResult.objects.get()
+    assert queued.args_kwargs["args"] == [str(lead.public_id), "webhook"]
+    assert robot.requests == []  # queued for the worker, not run in the request
+    assert notify_lead.call(str(lead.public_id), "webhook") == "retry-scheduled"
+    retry = DBTaskResult.objects.exclude(pk=queued.pk).get()
+    assert retry.args_kwargs["args"] == [str(lead.public_id), "webhook", 2]
+    delay = (retry.run_after - timezone.now()).total_seconds()
+    assert 25 < delay <= 30
+    assert lead.events.get(kind="notification_failed").data["attempt"] == 1
+
+
+@pytest.mark.parametrize(("url", "kind"), [
+    ("https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=k", "wecom"),
+    ("https://oapi.dingtalk.com/robot/send?access_token=t", "dingtalk"),
+    ("https://open.feishu.cn/open-apis/bot/v2/hook/x", "feishu"),
+    ("https://open.larksuite.com/open-apis/bot/v2/hook/x", "feishu"),
+    ("https://hooks.example.com/lead", "generic"),
+])
+def test_the_webhook_kind_is_detected_by_host(settings, url, kind):
+    settings.LEAD_WEBHOOK_KIND = ""
+    assert notify.webhook_kind(url) == kind
+
+
+@pytest.mark.parametrize(("kind", "check"), [
+    ("wecom", lambda p: p["msgtype"] == "markdown" and "content" in p["markdown"]),
+    ("dingtalk", lambda p: p["msgtype"] == "markdown" and {"title", "text"} <= set(p["markdown"])),
+    ("feishu", lambda p: p["msg_type"] == "text" and "text" in p["content"]),
+    ("generic", lambda p: p["event"] == "lead.created" and "report_number" in p["lead"]),
+])
+def test_each_robot_gets_its_payload_shape_without_personal_data(
+        ws, content, fast_retries, robot_factory, django_capture_on_commit_callbacks,
+        kind, check):
+    robot = robot_factory([200])
+    fast_retries.LEAD_WEBHOOK_URL = robot.url
+    fast_retries.LEAD_WEBHOOK_KIND = kind
+    with django_capture_on_commit_callbacks(execute=True):
+        lead = _lead(ws, company="[点我](http://evil.example) <b>@all</b>")
+    payload = robot.requests[0]
+    assert check(payload)
+    text = json.dumps(payload, ensure_ascii=False)
+    assert lead.report_number in text
+    for value in PII:
+        assert value not in text
+    if kind != "generic":
+        assert "](http" not in text and "<b>" not in text and "@all" not in text
+
+
+def test_the_email_is_bilingual_and_escapes_user_text(ws, content, fast_retries,
+                                                      django_capture_on_commit_callbacks):
+    fast_retries.SALES_NOTIFY_EMAILS = ["sales@example.com"]
+    with django_capture_on_commit_callbacks(execute=True):
+        lead = _lead(ws, name="<script>alert(1)</script>", message='"><img src=x onerror=y>')
+    message = mail.outbox[0]
+    assert "\n" not in message.subject
+    assert "新线索" in message.subject and "New lead" in message.subject
+    assert "<script>alert(1)</script>" in message.body  # plain text: verbatim
+    html = message.alternatives[0].content
+    assert "<script>alert" not in html and "&lt;script&gt;" in html
+    assert "<img src=x" not in html
+    assert "热" in message.body and "Hot" in message.body
+    assert lead.phone in message.body
+
+
+def test_a_purged_lead_is_not_notified(ws, content, fast_retries):
+    fast_retries.SALES_NOTIFY_EMAILS = ["sales@example.com"]
+    lead = _lead(ws)
+    public_id = str(lead.public_id)
+    lead.delete()
+    assert notify_lead.call(public_id, "email") == "gone"
+    assert mail.outbox == []
+
+
+def test_no_personal_data_in_the_logs(ws, content, fast_retries, robot_factory, caplog,
+                                      client, django_capture_on_commit_callbacks):
+    robot = robot_factory([500] * 3)
+    fast_retries.LEAD_WEBHOOK_URL = robot.url
+    fast_retries.SALES_NOTIFY_EMAILS = ["sales@example.com"]
+    caplog.set_level("DEBUG")
+    from .conftest import attach
+
+    attach(client, ws)
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post("/contact/", contact_data())
+        client.post("/contact/", contact_data(email="bad", website="spam"))
+    lead = Lead.objects.get()
+    assert lead.report_number in caplog.text
+    for value in PII + ["13812345678", "sales@example.com"]:
+        assert value not in caplog.text
+    assert LeadEvent.objects.filter(kind="notification_failed").count() == 3
