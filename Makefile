@@ -13,7 +13,7 @@ DEB_PACKAGES := libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-noto-
 PO_FILES := $(shell find selector -path '*/LC_MESSAGES/*' -name django.po)
 MO_FILES := $(PO_FILES:.po=.mo)
 
-.PHONY: help install install-dev system-deps run test bench lint fmt messages serve-prod
+.PHONY: help install install-dev system-deps run test bench lint fmt messages report-screenshots serve-prod
 
 help:
 	@echo "make run    - install, migrate, load content, serve on http://127.0.0.1:$(PORT)/"
@@ -76,6 +76,17 @@ lint: install-dev
 
 fmt: install-dev
 	$(VENV)/bin/ruff check --fix .
+
+# Sample reports (both languages) as PDF, web HTML and one PNG per page, in a throw-away
+# SQLite database so the dev database is untouched. Open artifacts/report/*.png.
+report-screenshots: install
+	@rm -rf artifacts/report && mkdir -p artifacts/report
+	@tmp=$$(mktemp -d) && export DATABASE_URL=sqlite:///$$tmp/report.sqlite3 DEBUG=0 \
+	  SECRET_KEY=report-screenshots-only STATIC_PLAIN=1 && \
+	  $(PY) manage.py migrate --noinput -v 0 && $(PY) manage.py load_content -v 0 && \
+	  $(PY) manage.py report_sample --out artifacts/report; rc=$$?; rm -rf $$tmp; exit $$rc
+	@for pdf in artifacts/report/*.pdf; do pdftoppm -r 80 -png "$$pdf" "$${pdf%.pdf}"; done
+	@ls artifacts/report/*.png
 
 messages: install-dev
 	cd selector && ../$(PY) ../manage.py makemessages -l zh_Hans --no-obsolete --no-location

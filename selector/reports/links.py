@@ -1,6 +1,80 @@
-"""Links to a lead's PDF report. Placeholder until the reports app implements signed links."""
+"""Links to a lead's report.
+
+The customer's link carries a signed, timestamped token of the lead's public_id (a UUID,
+never the sequential pk); it expires after settings.REPORT_LINK_MAX_AGE seconds. Staff
+download by public_id, checked by ``can_download_report``.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from django.conf import settings
+from django.core import signing
+from django.urls import reverse
+from django.utils import translation
+
+SALT = "selector.reports.customer-link.v1"
+DEFAULT_MAX_AGE = 30 * 24 * 60 * 60
+
+
+class LinkExpired(Exception):
+    pass
+
+
+class LinkInvalid(Exception):
+    pass
+
+
+def max_age() -> int:
+    return int(getattr(settings, "REPORT_LINK_MAX_AGE", DEFAULT_MAX_AGE))
+
+
+def make_token(lead) -> str:
+    return signing.dumps(lead.public_id.hex, salt=SALT, compress=False)
+
+
+def read_token(token: str) -> uuid.UUID:
+    """The lead public_id in ``token``; ``LinkExpired`` or ``LinkInvalid`` otherwise."""
+    if not isinstance(token, str) or len(token) > 200:
+        raise LinkInvalid
+    try:
+        value = signing.loads(token, salt=SALT, max_age=max_age())
+    except signing.SignatureExpired:
+        raise LinkExpired from None
+    except signing.BadSignature:
+        raise LinkInvalid from None
+    try:
+        return uuid.UUID(hex=value)
+    except (TypeError, ValueError, AttributeError):
+        raise LinkInvalid from None
+
+
+def _language(lead) -> str:
+    return "en" if (lead.language or "").startswith("en") else "zh-hans"
+
+
+def customer_report_path(lead, *, web: bool = False) -> str:
+    with translation.override(_language(lead)):
+        return reverse("reports:customer_web" if web else "reports:customer",
+                       kwargs={"token": make_token(lead)})
 
 
 def customer_report_url(lead) -> str:
-    """A signed, expiring, unguessable URL for the customer's download ("" until built)."""
-    return ""
+    """A signed, expiring, unguessable absolute URL for the customer's PDF download."""
+    return settings.SITE_URL + customer_report_path(lead)
+
+
+def customer_report_web_url(lead) -> str:
+    return settings.SITE_URL + customer_report_path(lead, web=True)
+
+
+def staff_report_path(lead, *, web: bool = False) -> str:
+    return reverse("reports:staff_web" if web else "reports:staff",
+                   kwargs={"public_id": lead.public_id})
+
+
+def can_download_report(user, lead) -> bool:
+    """Staff access to a lead's report. The one place to change when the sales workspace
+    brings its own access helper."""
+    return bool(user and user.is_authenticated and user.is_active and user.is_staff)

@@ -1,0 +1,73 @@
+"""PDF report speed: full report render p50/p95, pages, bytes, and the ratio to a one-page
+Chinese document rendered in the same run with the same fonts (the machine is noisy, so
+the ratio is the stable figure). `make bench` or `.venv/bin/python bench/run.py reports`."""
+
+from __future__ import annotations
+
+import statistics
+import time
+
+ROUNDS = 12
+WARMUP = 2
+
+ONE_PAGE = """<!doctype html><html lang="zh-Hans"><head><meta charset="utf-8">
+<title>一页中文文档</title></head><body><h1>AI 集群网络选型</h1>{}</body></html>""".format(
+    "<p>算力集群的网络选型影响训练效率：RoCE v2 无损以太网性价比高，InfiniBand 性能上限高。"
+    "<b>无损网络靠 PFC+ECN+自适应路由三件套</b>，调优质量决定效果。</p>" * 12
+)
+
+
+def _p(values: list[float], pct: float) -> float:
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(pct / 100 * len(ordered) + 0.5) - 1))
+    return ordered[index]
+
+
+def run():
+    from weasyprint import HTML
+
+    from selector.reports.fetcher import ASSET_BASE_URL
+    from selector.reports.render import (
+        created_at,
+        default_fetcher,
+        font_config,
+        html_to_pdf,
+        jsonld_bytes,
+        render_html,
+        stylesheet,
+    )
+    from selector.reports.samples import sample_report
+
+    data = sample_report("zh-hans", "roce")
+
+    def full():
+        # What a cache miss costs: template + JSON-LD + WeasyPrint.
+        html = render_html(data, web=False)
+        return html_to_pdf(html, attachment=jsonld_bytes(data), created=created_at(data),
+                           language=data.language_code)
+
+    def one_page():
+        document = HTML(string=ONE_PAGE, base_url=ASSET_BASE_URL,
+                        url_fetcher=default_fetcher()).render(
+            font_config=font_config(), stylesheets=[stylesheet()])
+        return document.write_pdf(), len(document.pages)
+
+    for _ in range(WARMUP):
+        full()
+        one_page()
+    full_ms, one_ms = [], []
+    rendered = None
+    for _ in range(ROUNDS):  # interleaved, so both see the same machine load
+        started = time.perf_counter()
+        rendered = full()
+        full_ms.append((time.perf_counter() - started) * 1000)
+        started = time.perf_counter()
+        _pdf, pages = one_page()
+        one_ms.append((time.perf_counter() - started) * 1000)
+    assert pages == 1, "the baseline must be one page"
+    yield "report_render_p50", statistics.median(full_ms), "ms"
+    yield "report_render_p95", _p(full_ms, 95), "ms"
+    yield "report_pages", rendered.pages, "pages"
+    yield "report_bytes", len(rendered.content), "bytes"
+    yield "report_one_page_p50", statistics.median(one_ms), "ms"
+    yield "report_vs_one_page_ratio", statistics.median(full_ms) / statistics.median(one_ms), "x"

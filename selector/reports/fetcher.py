@@ -1,0 +1,109 @@
+"""The only way WeasyPrint may read anything while rendering a report.
+
+WeasyPrint fetches stylesheets, images, fonts (``@font-face``) and attachments through a
+URL fetcher. The default one reads any ``file://`` path and any ``http(s)://`` URL, which
+would let a crafted document read the server's files or probe the network. This fetcher
+serves exactly one kind of URL: ``file:///static/<path>`` where ``<path>`` is a file
+inside one of the project's static directories (after resolving symlinks). Everything
+else raises ``FetchRefused`` (WeasyPrint logs it and renders without the resource).
+"""
+
+from __future__ import annotations
+
+import mimetypes
+import posixpath
+import threading
+from functools import lru_cache
+from pathlib import Path
+from urllib import request
+from urllib.parse import unquote, urlsplit
+
+from django.apps import apps
+from django.conf import settings
+from weasyprint.urls import URLFetcher, URLFetcherResponse
+
+# The virtual prefix report templates use for assets in the PDF (independent of
+# STATIC_URL, which may point at a CDN in production).
+ASSET_PREFIX = "/static/"
+ASSET_BASE_URL = "file://" + ASSET_PREFIX
+MAX_ASSET_BYTES = 2 * 1024 * 1024
+
+
+class FetchRefused(ValueError):
+    """A URL outside the project's static files. The message never contains the URL."""
+
+
+def asset_url(path: str) -> str:
+    """The URL a report template uses for the static file ``path`` in the PDF."""
+    return ASSET_BASE_URL + path.lstrip("/")
+
+
+@lru_cache(maxsize=1)
+def static_roots() -> tuple[Path, ...]:
+    """Resolved static directories: STATICFILES_DIRS, each app's static/, STATIC_ROOT."""
+    roots: list[Path] = []
+    for entry in settings.STATICFILES_DIRS:
+        roots.append(Path(entry[1] if isinstance(entry, list | tuple) else entry))
+    for config in apps.get_app_configs():
+        roots.append(Path(config.path) / "static")
+    if settings.STATIC_ROOT:
+        roots.append(Path(settings.STATIC_ROOT))
+    return tuple(r.resolve() for r in roots if r.is_dir())
+
+
+def resolve_asset(url: str) -> Path:
+    """The real file behind an allowed asset URL, or ``FetchRefused``."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        raise FetchRefused("malformed URL") from None
+    if parts.scheme.lower() != "file" or parts.netloc not in ("", "localhost"):
+        raise FetchRefused("only the project's static files may be fetched")
+    path = unquote(parts.path)
+    if not path.startswith(ASSET_PREFIX) or "\\" in path or "\x00" in path:
+        raise FetchRefused("outside the static files")
+    relative = path[len(ASSET_PREFIX):]
+    segments = relative.split("/")
+    if not relative or any(s in ("", ".", "..") for s in segments):
+        raise FetchRefused("path traversal")
+    if posixpath.normpath(relative) != relative:
+        raise FetchRefused("path traversal")
+    for root in static_roots():
+        candidate = (root / relative).resolve()  # follows symlinks
+        if candidate.is_relative_to(root) and candidate.is_file():
+            return candidate
+    raise FetchRefused("no such static file")
+
+
+class StaticOnlyFetcher(URLFetcher):
+    """A URLFetcher without any network or file handler: ``fetch`` serves static files.
+
+    ``calls`` keeps the URLs asked for (bounded), so tests can prove what was fetched.
+    """
+
+    def __init__(self, record: bool = False):
+        # Deliberately not URLFetcher.__init__: it installs HTTP/FTP/file/data handlers
+        # (and builds an SSL context, ~100 ms). Without handlers nothing can be opened.
+        request.OpenerDirector.__init__(self)
+        self._fail_on_errors = False  # WeasyPrint logs a refused URL and renders on
+        self._lock = threading.Lock()
+        self.record = record
+        self.calls: list[str] = []
+        self.served: list[str] = []
+
+    def fetch(self, url, headers=None):
+        if self.record:
+            with self._lock:
+                self.calls.append(url)
+        path = resolve_asset(url)
+        if path.stat().st_size > MAX_ASSET_BYTES:
+            raise FetchRefused("static file too large")
+        if self.record:
+            with self._lock:
+                self.served.append(url)
+        content_type = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+        return URLFetcherResponse(
+            url, body=path.read_bytes(), headers={"Content-Type": content_type})
+
+    def open(self, url, data=None, timeout=None):  # pragma: no cover - not used by WeasyPrint
+        raise FetchRefused("opening URLs is not allowed")

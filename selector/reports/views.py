@@ -1,0 +1,147 @@
+"""Report downloads: the customer's signed link and the staff download by public_id.
+
+Anyone without a valid link or staff access gets 404 (nothing tells them the lead
+exists); an expired link gets a page that says so (410).
+"""
+
+from __future__ import annotations
+
+from urllib.parse import quote
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils import translation
+from django.views.decorators.http import require_GET
+
+from selector.leads.models import Lead
+from selector.reports import links
+from selector.reports.render import (
+    PDF_CONTENT_TYPE,
+    ReportData,
+    ascii_filename,
+    display_filename,
+    render_html,
+)
+from selector.reports.services import (
+    ReportUnavailable,
+    record_download,
+    report_data_for_lead,
+    report_pdf,
+)
+
+LANGUAGE_CHOICES = {"zh-hans", "en"}
+
+
+def _private(response: HttpResponse) -> HttpResponse:
+    response["Cache-Control"] = "no-store"
+    response["X-Robots-Tag"] = "noindex, nofollow"
+    response["Referrer-Policy"] = "no-referrer"  # the token must not leak in Referer
+    return response
+
+
+def _lead_for_token(token: str) -> Lead:
+    """The lead of a valid link; ``links.LinkExpired`` or 404 otherwise."""
+    try:
+        public_id = links.read_token(token)
+    except links.LinkInvalid:
+        raise Http404 from None
+    try:
+        return Lead.objects.get(public_id=public_id)
+    except Lead.DoesNotExist:
+        raise Http404 from None
+
+
+def _lead_for_staff(request: HttpRequest, public_id) -> Lead:
+    """Lookup and access check in one place: 404 for everyone without access."""
+    try:
+        lead = Lead.objects.get(public_id=public_id)
+    except Lead.DoesNotExist:
+        raise Http404 from None
+    if not links.can_download_report(request.user, lead):
+        raise Http404
+    return lead
+
+
+def _expired(request: HttpRequest) -> HttpResponse:
+    return _private(render(request, "reports/expired.html", status=410))
+
+
+def _unavailable(request: HttpRequest) -> HttpResponse:
+    response = render(request, "reports/unavailable.html",
+                      {"retry_url": request.get_full_path()}, status=503)
+    response["Retry-After"] = "10"
+    return _private(response)
+
+
+def content_disposition(data: ReportData, *, inline: bool = False) -> str:
+    kind = "inline" if inline else "attachment"
+    return (f'{kind}; filename="{ascii_filename(data)}"; '
+            f"filename*=UTF-8''{quote(display_filename(data), safe='')}")
+
+
+def _pdf_response(request: HttpRequest, lead: Lead, *, via: str,
+                  language: str | None = None) -> HttpResponse:
+    try:
+        pdf, data = report_pdf(lead, language)
+    except ReportUnavailable:
+        return _unavailable(request)
+    record_download(lead=lead, user=request.user, via=via, fmt="pdf",
+                    language=data.language_code)
+    response = HttpResponse(pdf, content_type=PDF_CONTENT_TYPE)
+    response["Content-Disposition"] = content_disposition(data)
+    response["Content-Length"] = str(len(pdf))
+    return _private(response)
+
+
+def _web_response(request: HttpRequest, lead: Lead, *, via: str, pdf_url: str,
+                  language: str | None = None) -> HttpResponse:
+    data = report_data_for_lead(lead, language)
+    record_download(lead=lead, user=request.user, via=via, fmt="html",
+                    language=data.language_code)
+    html = render_html(data, web=True, links={"pdf": pdf_url})
+    return _private(HttpResponse(html, content_type="text/html; charset=utf-8"))
+
+
+def _staff_language(request: HttpRequest) -> str | None:
+    value = request.GET.get("lang")
+    if value is None:
+        return None
+    if value not in LANGUAGE_CHOICES:
+        raise Http404  # an unknown language is not a report we have
+    return value
+
+
+@require_GET
+def customer_pdf(request: HttpRequest, token: str) -> HttpResponse:
+    try:
+        lead = _lead_for_token(token)
+    except links.LinkExpired:
+        return _expired(request)
+    return _pdf_response(request, lead, via="link")
+
+
+@require_GET
+def customer_web(request: HttpRequest, token: str) -> HttpResponse:
+    try:
+        lead = _lead_for_token(token)
+    except links.LinkExpired:
+        return _expired(request)
+    with translation.override(lead.language or "zh-hans"):
+        from django.urls import reverse
+
+        pdf_url = reverse("reports:customer", kwargs={"token": token})
+    return _web_response(request, lead, via="link", pdf_url=pdf_url)
+
+
+@require_GET
+def staff_pdf(request: HttpRequest, public_id) -> HttpResponse:
+    lead = _lead_for_staff(request, public_id)
+    return _pdf_response(request, lead, via="staff", language=_staff_language(request))
+
+
+@require_GET
+def staff_web(request: HttpRequest, public_id) -> HttpResponse:
+    lead = _lead_for_staff(request, public_id)
+    language = _staff_language(request)
+    pdf_url = links.staff_report_path(lead) + (f"?lang={language}" if language else "")
+    return _web_response(request, lead, via="staff", pdf_url=pdf_url, language=language)

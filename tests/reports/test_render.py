@@ -1,0 +1,145 @@
+"""The PDF carries the whole answer: customer, recommendation, comparison rows, switch
+counts, company, metadata and the schema.org JSON-LD attachment, in both languages."""
+
+import json
+from io import BytesIO
+
+import pytest
+from django.utils import translation
+from pypdf import PdfReader
+
+from selector.content import queries
+from selector.content.models import Switch
+from selector.core import explain
+from selector.core.results import compute_result
+from selector.reports.render import (
+    JSONLD_NAME,
+    _safe_json,
+    render_html,
+    render_pdf_document,
+)
+from selector.reports.samples import sample_report
+
+from .conftest import pdf_text, squash
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(params=["zh-hans", "en"])
+def language(request):
+    return request.param
+
+
+def test_it_prints_the_whole_answer(content, language):
+    data = sample_report(language, "roce")
+    rendered = render_pdf_document(data)
+    text = squash(pdf_text(rendered.content))
+    with translation.override(language):
+        result = compute_result(data.answers, Switch.catalogue())
+        company = queries.company()
+        expected = [
+            data.customer_name, data.customer_company, data.report_number, company.name,
+            explain.fabric_label(result.decision.recommendation),
+            explain.fabric_label(result.decision.runner_up),
+            str(explain.RULE_TITLES[result.decision.rule]),
+        ]
+        for row in queries.comparison_rows():
+            expected += [row.dimension, row.roce, row.infiniband]
+        for option in (result.recommended, result.runner_up):
+            size = option.plan.size
+            expected += [option.plan.switch.model, f"{size.switches}×{option.plan.switch.model}"]
+        questions = [squash(f.question) for f in queries.faq_entries()]
+    for value in expected:
+        assert squash(value) in text, value
+    assert rendered.pages >= 4
+    assert len(rendered.content) <= 600 * 1024
+    assert any(q in text for q in questions)
+
+
+def test_it_prints_the_switch_counts_of_both_fabrics(content):
+    data = sample_report("en", "roce")
+    text = pdf_text(render_pdf_document(data).content)
+    result = compute_result(data.answers, Switch.catalogue())
+    rec, run = result.recommended.plan.size, result.runner_up.plan.size
+    lines = {line.strip() for line in text.splitlines()}
+    assert f"Leaf switches {rec.leaf} {run.leaf}" in lines
+    assert f"Spine switches {rec.spine} {run.spine}" in lines
+    assert f"Links leaf to spine {rec.links['leaf_spine']} {run.links['leaf_spine']}" in lines
+    assert any(line.startswith("Transceiver ends") for line in lines)
+    assert str(rec.transceiver_ends) in text
+
+
+def test_it_prints_the_cover_brand_and_running_header(content):
+    text = pdf_text(render_pdf_document(sample_report("zh-hans", "roce")).content)
+    flat = squash(text)
+    assert squash("14 年 IT 服务经验 | 2000+ 企业客户 | 7x24 小时技术支持") in flat
+    reader_pages = text.count("报告编号")
+    assert reader_pages >= 3  # cover + running header on the following pages
+    assert "第2页/共" in flat
+
+
+def test_it_sets_the_pdf_metadata(content, language):
+    data = sample_report(language, "roce")
+    reader = PdfReader(BytesIO(render_pdf_document(data).content))
+    meta = reader.metadata
+    with translation.override(language):
+        company_name = queries.company().name
+        label = explain.fabric_label(compute_result(data.answers, Switch.catalogue())
+                                     .decision.recommendation)
+    assert data.report_number in meta.title
+    assert meta.author == company_name
+    assert label in meta.subject
+    assert "InfiniBand" in meta["/Keywords"]
+    assert meta["/CreationDate"].startswith("D:20261130")
+    assert reader.trailer["/Root"]["/Lang"] == data.lang_tag
+
+
+def test_it_embeds_the_jsonld_report(content, language):
+    data = sample_report(language, "roce")
+    reader = PdfReader(BytesIO(render_pdf_document(data).content))
+    assert list(reader.attachments) == [JSONLD_NAME]
+    doc = json.loads(reader.attachments[JSONLD_NAME][0])
+    assert doc["@context"] == "https://schema.org"
+    assert doc["@type"] == "Report"
+    assert doc["inLanguage"] == data.lang_tag
+    assert doc["dateCreated"].startswith("2026-11-30T10:30:00")
+    assert doc["reportNumber"] == data.report_number
+    assert doc["publisher"]["@type"] == "Organization"
+    with translation.override(language):
+        assert doc["publisher"]["name"] == queries.company().name
+    assert doc["about"]["name"]
+    # No personal data in machine-readable metadata.
+    assert data.customer_name not in json.dumps(doc, ensure_ascii=False)
+
+
+def test_the_web_version_shows_the_same_content_and_jsonld(content, language):
+    data = sample_report(language, "roce")
+    html = render_html(data, web=True, links={"pdf": "/report/x/"})
+    assert data.customer_name in html and data.customer_company in html
+    start = html.index('<script type="application/ld+json">') + len(
+        '<script type="application/ld+json">')
+    doc = json.loads(html[start:html.index("</script>", start)])
+    assert doc["@type"] == "Report" and doc["inLanguage"] == data.lang_tag
+    assert 'href="/report/x/"' in html
+    assert "/static/css/report.css" in html
+
+
+@pytest.mark.parametrize("kind", ["large", "infiniband", "small"])
+def test_other_recommendations_render(content, kind):
+    data = sample_report("en", kind)
+    rendered = render_pdf_document(data)
+    text = squash(pdf_text(rendered.content))
+    with translation.override("en"):
+        result = compute_result(data.answers, Switch.catalogue())
+        label = explain.fabric_label(result.decision.recommendation)
+    assert squash(label) in text
+    assert ("Losslesstuningchecklist" in text) == result.is_roce
+    if kind == "large":
+        assert result.recommended.plan.size.tiers == 3
+        assert squash(f"{result.recommended.plan.size.switches} ×") in text
+
+
+def test_safe_json_cannot_close_the_script_element():
+    text = str(_safe_json({"x": "</script><script>alert(1)</script> & <!--"}))
+    assert "<" not in text and ">" not in text and "&" not in text
+    assert json.loads(text)["x"] == "</script><script>alert(1)</script> & <!--"
