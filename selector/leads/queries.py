@@ -37,8 +37,8 @@ def _sessions(start: dt.date, end: dt.date, source: str | None):
 
 def _funnel(started: int, reached: dict[int, int], results: int, leads: int) -> Funnel:
     steps, running = {}, 0
-    for step in sorted(reached, reverse=True):
-        running += reached[step]
+    for step in range(max(reached, default=0), 0, -1):
+        running += reached.get(step, 0)
         steps[step] = running
     return Funnel(started=started, steps=dict(sorted(steps.items())), results=results,
                   leads=leads)

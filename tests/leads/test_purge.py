@@ -1,0 +1,89 @@
+from datetime import timedelta
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from django.utils import timezone
+
+from selector.domain import Answers
+from selector.leads import services
+from selector.leads.models import Lead, LeadEvent
+
+from .conftest import ANSWERS, contact_data, make_session
+
+CONTACT = {k: v for k, v in contact_data(phone="+8613812345678").items()
+           if k not in {"consent", "website", "started"}}
+
+
+def _lead(age_days: float) -> Lead:
+    lead, _ = services.lead_create(wizard_session=make_session(),
+                                   answers=Answers.from_dict(ANSWERS), contact=CONTACT,
+                                   language="zh-hans")
+    Lead.objects.filter(pk=lead.pk).update(created_at=timezone.now() - timedelta(days=age_days))
+    return lead
+
+
+def _purge(*args) -> str:
+    out = StringIO()
+    call_command("purge_leads", *args, stdout=out)
+    return out.getvalue()
+
+
+@pytest.fixture
+def leads(content):
+    return {"old": _lead(731), "older": _lead(2000), "edge": _lead(729.9), "new": _lead(0)}
+
+
+def test_it_deletes_leads_past_the_retention_period(leads):
+    output = _purge()
+    assert output.strip() == "2 lead(s) older than 730 days deleted"
+    assert set(Lead.objects.values_list("pk", flat=True)) == {leads["edge"].pk, leads["new"].pk}
+    assert not LeadEvent.objects.filter(lead_id__in=[leads["old"].pk, leads["older"].pk])
+
+
+def test_dry_run_counts_and_deletes_nothing(leads):
+    output = _purge("--dry-run")
+    assert output.strip() == "2 lead(s) older than 730 days would be deleted"
+    assert Lead.objects.count() == 4
+
+
+def test_the_output_has_no_personal_data(leads):
+    output = _purge() + _purge("--dry-run")
+    for value in ("张伟", "+8613812345678", "zhang.wei@example.com", leads["old"].report_number):
+        assert value not in output
+
+
+def test_the_retention_is_a_setting(leads, settings):
+    settings.LEAD_RETENTION_DAYS = 1
+    assert _purge().strip() == "3 lead(s) older than 1 days deleted"
+    assert list(Lead.objects.all()) == [leads["new"]]
+
+
+def test_it_is_safe_to_run_again(leads):
+    _purge()
+    assert _purge().startswith("0 lead(s)")
+
+
+def test_delete_hooks_remove_what_other_apps_stored(leads, monkeypatch):
+    seen = []
+    monkeypatch.setattr(services, "LEAD_DELETE_HOOKS", [lambda lead: seen.append(lead.pk)])
+    _purge()
+    assert sorted(seen) == sorted([leads["old"].pk, leads["older"].pk])
+
+
+def test_a_failing_hook_keeps_the_lead(leads, monkeypatch):
+    def broken(lead):
+        raise OSError("storage down")
+
+    monkeypatch.setattr(services, "LEAD_DELETE_HOOKS", [broken])
+    with pytest.raises(OSError):
+        _purge()
+    assert Lead.objects.count() == 4
+
+
+def test_the_wizard_session_stays_for_the_funnel(leads):
+    ws_id = leads["old"].wizard_session_id
+    _purge()
+    from selector.wizard.models import WizardSession
+
+    assert WizardSession.objects.filter(pk=ws_id).exists()
