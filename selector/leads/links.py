@@ -3,25 +3,21 @@
 from __future__ import annotations
 
 from django.http import HttpRequest
-from django.urls import NoReverseMatch
+from django.urls import NoReverseMatch, reverse
 
 from selector.domain import Answers
 from selector.leads.models import Lead
 
 
 def result_share_url(request: HttpRequest, answers: Answers) -> str:
-    """Absolute shareable link to this result, from the wizard's signed share links;
-    "" until the wizard provides ``selector.wizard.sharing.share_url(request, answers)``."""
+    """Absolute shareable link to this result: the wizard's signed share link, built the
+    way its result page builds it (``share_token`` + the ``wizard:shared`` URL); "" if the
+    wizard does not offer share links."""
     try:
-        from selector.wizard import sharing
-    except ImportError:
-        return ""
-    share_url = getattr(sharing, "share_url", None)
-    if share_url is None:
-        return ""
-    try:
-        return share_url(request, answers) or ""
-    except NoReverseMatch:
+        from selector.wizard.sharing import share_token
+
+        return request.build_absolute_uri(reverse("wizard:shared", args=[share_token(answers)]))
+    except (ImportError, NoReverseMatch):
         return ""
 
 

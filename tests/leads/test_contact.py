@@ -193,3 +193,17 @@ def test_the_wizard_session_keeps_no_personal_data(visitor, ws):
     visitor.post(URL, contact_data())
     ws = WizardSession.objects.get(pk=ws.pk)
     assert "张伟" not in str(ws.__dict__)
+
+
+def test_the_thank_you_page_shows_the_signed_share_link_of_the_result(visitor):
+    from selector.wizard.sharing import answers_from_token
+
+    visitor.post(URL, contact_data())
+    html = visitor.get("/contact/thanks/").content.decode()
+    marker = 'data-testid="share-link"'
+    assert marker in html
+    tag = html[html.rindex("<input", 0, html.index(marker)):html.index(marker)]
+    url = tag.split('value="', 1)[1].split('"', 1)[0]
+    assert url.startswith("http://testserver/wizard/r/")
+    token = url.removeprefix("http://testserver/wizard/r/").rstrip("/")
+    assert answers_from_token(token).to_dict() == Lead.objects.get().answers
