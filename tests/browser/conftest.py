@@ -1,0 +1,58 @@
+"""Shared Playwright fixtures: one Debian Chromium per test session, a fresh context per
+test (JavaScript on or off), and a guard that no page talks to another host or breaks the
+Content-Security-Policy."""
+
+import os
+from pathlib import Path
+
+import pytest
+
+os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # Playwright's sync API runs an event loop
+
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+ARTIFACTS = Path(__file__).resolve().parent.parent.parent / "artifacts"
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS,
+                                    headless=True)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def new_page(browser, live_server):
+    """``new_page(js=True, width=1280)``: a page in a fresh browser context (own cookies).
+    On teardown it fails the test if a page requested another host or hit a CSP error."""
+    contexts, problems = [], []
+
+    def make(js: bool = True, width: int = 1280, height: int = 900):
+        context = browser.new_context(base_url=live_server.url, java_script_enabled=js,
+                                      viewport={"width": width, "height": height})
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        page.on("request", lambda r: None if r.url.startswith(live_server.url)
+                or r.url.startswith("data:") else problems.append(f"foreign: {r.url}"))
+        page.on("console", lambda m: problems.append(f"console: {m.text}")
+                if "Content Security Policy" in m.text or m.type == "error" else None)
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()  # closing twice is harmless
+    assert not problems, problems
+
+
+@pytest.fixture
+def artifacts_dir():
+    def make(name: str) -> Path:
+        path = ARTIFACTS / name
+        path.mkdir(parents=True, exist_ok=True)
+        return path
+    return make
