@@ -47,6 +47,7 @@ INSTALLED_APPS = [
     "selector.wizard",
     "selector.leads",
     "selector.reports",
+    "selector.staff",
 ]
 
 MIDDLEWARE = [
@@ -199,6 +200,13 @@ DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "selector@localhost")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
 LOGIN_URL = "/staff/login/"
+# Sales workspace (selector.staff): login lockout per username / per IP, idle timeout.
+# ModelBackend that refuses while a username or IP is locked out (admin login included).
+AUTHENTICATION_BACKENDS = ["selector.staff.lockout.LockoutModelBackend"]
+STAFF_IDLE_TIMEOUT = env_int("STAFF_IDLE_TIMEOUT", 30 * 60, minimum=60)
+STAFF_LOCKOUT_USER_FAILURES = env_int("STAFF_LOCKOUT_USER_FAILURES", 5, minimum=1)
+STAFF_LOCKOUT_IP_FAILURES = env_int("STAFF_LOCKOUT_IP_FAILURES", 20, minimum=1)
+STAFF_LOCKOUT_WINDOW_SECONDS = env_int("STAFF_LOCKOUT_WINDOW_SECONDS", 15 * 60, minimum=60)
 CSRF_FAILURE_VIEW = "selector.core.errors.csrf_failure"
 
 LOGGING = {
@@ -212,6 +220,11 @@ LOGGING = {
 
 # Product settings.
 SELECTOR_BRAND = _("Shenhua Tiancheng")
+
+# PDF reports (selector.reports): customer link lifetime, render time bound, PDF cache.
+REPORT_LINK_MAX_AGE = env_int("REPORT_LINK_MAX_AGE", 30 * 24 * 3600, minimum=60)
+REPORT_RENDER_TIMEOUT = env_int("REPORT_RENDER_TIMEOUT", 20, minimum=1)
+REPORT_CACHE_SECONDS = env_int("REPORT_CACHE_SECONDS", 30 * 24 * 3600, minimum=60)
 
 # Background tasks (Django 6 django.tasks). "immediate" runs a task inside the request
 # (development, tests); "database" stores it for `manage.py db_worker` (production).

@@ -20,6 +20,7 @@ urlpatterns += i18n_patterns(
     path("wizard/", include("selector.wizard.urls")),
     path("", include("selector.leads.urls")),
     path("report/", include("selector.reports.urls")),
+    path("staff/", include("selector.staff.urls")),
     path("admin/", admin.site.urls),
     prefix_default_language=False,
 )

@@ -1,0 +1,229 @@
+"""Forms of the sales workspace. Query strings are validated by forms too: a bad filter
+value is a form error (the list answers 400 with the message), never a 500."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import timedelta
+
+from django import forms
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.forms import AuthenticationForm
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from selector.core.explain import FABRIC_SHORT
+from selector.leads.models import Score, Status
+from selector.staff import lockout, permissions
+
+SEARCH_MAX_LENGTH = 100
+SOURCE_MAX_LENGTH = 100
+BULK_MAX = 500
+
+# GPU-count buckets: (code, label, lowest, highest or None).
+SCALE_BUCKETS = (
+    ("1-8", _("1 to 8 GPUs"), 1, 8),
+    ("9-63", _("9 to 63 GPUs"), 9, 63),
+    ("64-511", _("64 to 511 GPUs"), 64, 511),
+    ("512-1023", _("512 to 1,023 GPUs"), 512, 1023),
+    ("1024+", _("1,024 GPUs or more"), 1024, None),
+)
+SCALE_RANGES = {code: (low, high) for code, _label, low, high in SCALE_BUCKETS}
+
+SORTS = {
+    "-created": ("-created_at", "-pk"),
+    "created": ("created_at", "pk"),
+    "name": ("name", "pk"),
+    "company": ("company", "pk"),
+    "status": ("status", "-created_at"),
+    "score": ("score", "-created_at"),
+}
+SORT_CHOICES = (
+    ("-created", _("Newest first")),
+    ("created", _("Oldest first")),
+    ("name", _("Name")),
+    ("company", _("Company")),
+    ("status", _("Status")),
+    ("score", _("Score")),
+)
+
+OWNER_MINE, OWNER_NONE, OWNER_ANY = "mine", "none", "any"
+
+
+def staff_users():
+    """Users who can own leads (members of a role, or superusers)."""
+    users = get_user_model().objects.filter(is_active=True)
+    return (users.filter(groups__name__in=[permissions.SALES_GROUP, permissions.MANAGERS_GROUP])
+            | users.filter(is_superuser=True)).distinct().order_by("username")
+
+
+def recommendation_choices():
+    return [(fabric.value, label) for fabric, label in FABRIC_SHORT.items()]
+
+
+class LoginForm(AuthenticationForm):
+    """Django's login form with the lockout checked first, with its own clear message."""
+
+    error_messages = {
+        **AuthenticationForm.error_messages,
+        "locked": _("Too many failed log-in attempts. For your security, logging in is "
+                    "blocked for %(minutes)s minutes. Please try again later."),
+    }
+
+    def clean(self):
+        username = self.data.get("username", "")[:150]
+        if lockout.is_locked(self.request, username):
+            raise forms.ValidationError(self.error_messages["locked"], code="locked",
+                                        params={"minutes": max(1, lockout.window() // 60)})
+        return super().clean()
+
+
+class LeadFilterForm(forms.Form):
+    q = forms.CharField(label=_("Search"), required=False, max_length=SEARCH_MAX_LENGTH,
+                        widget=forms.SearchInput(attrs={
+                            "placeholder": _("Name, company, phone or e-mail")}))
+    status = forms.ChoiceField(label=_("Status"), required=False,
+                               choices=[("", _("Any status"))] + Status.choices)
+    score = forms.ChoiceField(label=_("Score"), required=False,
+                              choices=[("", _("Any score"))] + Score.choices)
+    recommendation = forms.ChoiceField(label=_("Recommendation"), required=False)
+    owner = forms.ChoiceField(label=_("Owner"), required=False)
+    scale = forms.ChoiceField(label=_("Scale"), required=False,
+                              choices=[("", _("Any scale"))]
+                              + [(code, label) for code, label, _lo, _hi in SCALE_BUCKETS])
+    language = forms.ChoiceField(label=_("Language"), required=False)
+    source = forms.CharField(label=_("Source"), required=False, max_length=SOURCE_MAX_LENGTH,
+                             widget=forms.TextInput(attrs={"placeholder": "utm_source"}))
+    campaign = forms.CharField(label=_("Campaign"), required=False,
+                               max_length=SOURCE_MAX_LENGTH,
+                               widget=forms.TextInput(attrs={"placeholder": "utm_campaign"}))
+    created_from = forms.DateField(label=_("From"), required=False,
+                                   widget=forms.DateInput(attrs={"type": "date"}))
+    created_to = forms.DateField(label=_("To"), required=False,
+                                 widget=forms.DateInput(attrs={"type": "date"}))
+    sort = forms.ChoiceField(label=_("Sort"), required=False, choices=SORT_CHOICES)
+
+    def __init__(self, data=None, *, user, **kwargs):
+        super().__init__(data, **kwargs)
+        self.user = user
+        self.fields["recommendation"].choices = [("", _("Any recommendation"))] + \
+            recommendation_choices()
+        self.fields["language"].choices = [("", _("Any language"))] + list(settings.LANGUAGES)
+        owners = [("", _("Anyone")), (OWNER_MINE, _("Mine")), (OWNER_NONE, _("Unassigned"))]
+        if permissions.is_manager(user):
+            owners += [(str(u.pk), u.get_username()) for u in staff_users()]
+        self.fields["owner"].choices = owners
+
+    def clean(self):
+        data = super().clean()
+        start, end = data.get("created_from"), data.get("created_to")
+        if start and end and start > end:
+            self.add_error("created_to", _("The end date is before the start date."))
+        return data
+
+
+class StatusForm(forms.Form):
+    status = forms.ChoiceField(label=_("Status"), choices=Status.choices)
+
+
+class NoteForm(forms.Form):
+    text = forms.CharField(label=_("Note"), max_length=2000,
+                           widget=forms.Textarea(attrs={"rows": 3}))
+
+
+class AssignForm(forms.Form):
+    """Managers choose anyone on the team; sales only take or release the lead."""
+
+    owner = forms.ChoiceField(label=_("Owner"), required=False)
+
+    def __init__(self, data=None, *, user, lead, **kwargs):
+        super().__init__(data, **kwargs)
+        self.user = user
+        choices = [("", _("Unassigned"))]
+        if permissions.is_manager(user):
+            choices += [(str(u.pk), u.get_username()) for u in staff_users()]
+        else:
+            choices.append((str(user.pk), user.get_username()))
+        self.fields["owner"].choices = choices
+
+    def clean_owner(self):
+        value = self.cleaned_data["owner"]
+        if not value:
+            return None
+        return staff_users().get(pk=int(value))
+
+
+class DeleteForm(forms.Form):
+    reason = forms.CharField(
+        label=_("Reason"), max_length=300,
+        help_text=_("For example \"customer asked by e-mail on 3 May\". Do not enter "
+                    "personal data: this text is kept after the lead is deleted."))
+    confirm = forms.BooleanField(label=_("I understand that this cannot be undone."))
+
+
+class UUIDListField(forms.Field):
+    """Several UUIDs from checkboxes with the same name (at most BULK_MAX)."""
+
+    widget = forms.MultipleHiddenInput
+    default_error_messages = {
+        "required": _("Select at least one lead."),
+        "invalid": _("Some selected leads are not valid."),
+        "too_many": _("Select at most %(max)s leads at a time."),
+    }
+
+    def to_python(self, value):
+        if not value:
+            return []
+        if not isinstance(value, list | tuple):
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+        if len(value) > BULK_MAX:
+            raise forms.ValidationError(self.error_messages["too_many"], code="too_many",
+                                        params={"max": BULK_MAX})
+        try:
+            return list(dict.fromkeys(uuid.UUID(str(v)) for v in value))
+        except ValueError:
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid") from None
+
+
+class BulkForm(forms.Form):
+    KEEP = ""
+    UNASSIGN = "none"
+
+    leads = UUIDListField()
+    status = forms.ChoiceField(label=_("Set status"), required=False,
+                               choices=[("", _("Keep status"))] + Status.choices)
+    owner = forms.ChoiceField(label=_("Set owner"), required=False)
+
+    def __init__(self, data=None, **kwargs):
+        super().__init__(data, **kwargs)
+        self.fields["owner"].choices = ([(self.KEEP, _("Keep owner")),
+                                         (self.UNASSIGN, _("Unassigned"))]
+                                        + [(str(u.pk), u.get_username())
+                                           for u in staff_users()])
+
+    def clean(self):
+        data = super().clean()
+        if not data.get("status") and not data.get("owner"):
+            raise forms.ValidationError(_("Choose a status or an owner to set."))
+        return data
+
+    def owner_user(self):
+        value = self.cleaned_data.get("owner")
+        if value in (self.KEEP, self.UNASSIGN):
+            return None
+        return staff_users().get(pk=int(value))
+
+
+class DashboardForm(forms.Form):
+    PERIODS = (("30", _("Last 30 days")), ("90", _("Last 90 days")),
+               ("180", _("Last 180 days")), ("365", _("Last 365 days")))
+    period = forms.ChoiceField(label=_("Period"), required=False, choices=PERIODS)
+    source = forms.CharField(label=_("Source"), required=False, max_length=SOURCE_MAX_LENGTH,
+                             widget=forms.TextInput(attrs={"placeholder": "utm_source"}))
+
+    def dates(self) -> tuple:
+        """(first day, last day) of the period, local dates, today included."""
+        days = int(self.cleaned_data.get("period") or 90)
+        today = timezone.localdate()
+        return today - timedelta(days=days - 1), today

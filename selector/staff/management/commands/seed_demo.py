@@ -1,0 +1,32 @@
+import time
+
+from django.core.management.base import BaseCommand, CommandError
+
+from selector.staff.demo import seed
+
+
+class Command(BaseCommand):
+    help = ("Create realistic demo leads and wizard sessions (bilingual names, spread over "
+            "months and traffic sources) for the sales workspace. Adds to what is there.")
+
+    def add_arguments(self, parser):
+        parser.add_argument("--leads", type=int, default=500)
+        parser.add_argument("--sessions", type=int, default=0,
+                            help="total wizard sessions (at least one per lead)")
+        parser.add_argument("--months", type=int, default=12)
+        parser.add_argument("--seed", type=int, default=None, help="random seed")
+
+    def handle(self, *args, leads, sessions, months, seed: int | None, **options):
+        if not 0 <= leads <= 2_000_000 or not 0 <= sessions <= 5_000_000:
+            raise CommandError("--leads must be 0..2,000,000 and --sessions 0..5,000,000")
+        if not 1 <= months <= 60:
+            raise CommandError("--months must be 1..60")
+        started = time.perf_counter()
+        made_leads, made_sessions = seed_fn(leads=leads, sessions=sessions, months=months,
+                                            seed=seed)
+        self.stdout.write(self.style.SUCCESS(
+            f"Created {made_leads} leads and {made_sessions} wizard sessions in "
+            f"{time.perf_counter() - started:.1f} s"))
+
+
+seed_fn = seed

@@ -1,0 +1,32 @@
+"""What the sales workspace stores itself. Leads and their events live in selector.leads."""
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class LeadDeletion(models.Model):
+    """The anonymous trace of a lead deleted on the customer's request: enough to answer
+    "was it deleted, when, by whom, and what kind of lead was it" without any personal data.
+    ``report_hash`` lets staff confirm a report number the customer quotes (HMAC of it with
+    the secret key), without storing the number itself."""
+
+    report_hash = models.CharField(_("report number hash"), max_length=64, db_index=True)
+    lead_created_on = models.DateField(_("lead created on"))
+    recommendation = models.CharField(_("recommendation"), max_length=40)
+    score = models.CharField(_("score"), max_length=10)
+    status = models.CharField(_("status at deletion"), max_length=20)
+    language = models.CharField(_("language"), max_length=10)
+    utm_source = models.CharField(_("source"), max_length=100, blank=True)
+    reason = models.CharField(_("reason"), max_length=300)
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True,
+                              related_name="+", verbose_name=_("deleted by"))
+    deleted_at = models.DateTimeField(_("deleted at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("lead deletion")
+        verbose_name_plural = _("lead deletions")
+        ordering = ["-deleted_at"]
+
+    def __str__(self) -> str:
+        return f"{self.lead_created_on} {self.recommendation}"

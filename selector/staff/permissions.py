@@ -1,0 +1,79 @@
+"""The role rules of the sales workspace, written once. Views, templates and tests ask
+these functions; nothing else looks at groups or permission codenames.
+
+Roles are Django groups created by migration 0002_roles:
+
+- **sales**: see every lead; work on (status, notes, take ownership) their own leads and
+  unassigned ones.
+- **managers**: everything sales can, on every lead, plus assign to anyone, bulk actions,
+  export and delete on the customer's request.
+
+Anyone else (even ``is_staff`` admin editors without a role) is an outsider: the workspace
+does not exist for them. Superusers count as managers.
+"""
+
+from __future__ import annotations
+
+SALES_GROUP = "sales"
+MANAGERS_GROUP = "managers"
+
+VIEW = "leads.view_lead"
+CHANGE = "leads.change_lead"
+ASSIGN = "leads.assign_lead"  # custom: assign any lead to anyone
+EXPORT = "leads.export_lead"  # custom: CSV / XLSX export
+DELETE = "leads.delete_lead"
+
+SALES_PERMISSIONS = ("view_lead", "change_lead")
+MANAGER_PERMISSIONS = ("view_lead", "change_lead", "assign_lead", "export_lead", "delete_lead")
+CUSTOM_PERMISSIONS = {"assign_lead": "Can assign leads to anyone",
+                      "export_lead": "Can export leads"}
+
+
+def is_staff_member(user) -> bool:
+    return bool(user.is_authenticated and user.is_active and user.has_perm(VIEW))
+
+
+def is_manager(user) -> bool:
+    return is_staff_member(user) and user.has_perm(ASSIGN)
+
+
+def can_view(user, lead) -> bool:
+    return is_staff_member(user)
+
+
+def can_work_on(user, lead) -> bool:
+    """Change status and add notes."""
+    if not (is_staff_member(user) and user.has_perm(CHANGE)):
+        return False
+    return is_manager(user) or lead.owner_id in (None, user.pk)
+
+
+def can_assign(user, lead, owner=None) -> bool:
+    """Set ``lead.owner`` to ``owner`` (None: release). Sales may take an unassigned lead or
+    release their own; managers may assign anyone."""
+    if is_manager(user):
+        return True
+    if not can_work_on(user, lead):
+        return False
+    return owner is None or owner.pk == user.pk
+
+
+def can_delete(user, lead=None) -> bool:
+    return is_staff_member(user) and user.has_perm(DELETE)
+
+
+def can_export(user) -> bool:
+    return is_staff_member(user) and user.has_perm(EXPORT)
+
+
+def can_bulk_edit(user) -> bool:
+    return is_manager(user) and user.has_perm(CHANGE)
+
+
+# Per-lead actions understood by access.get_lead_for_user.
+ACTIONS = {
+    "view": can_view,
+    "work": can_work_on,
+    "assign": can_assign,
+    "delete": can_delete,
+}

@@ -1,0 +1,19 @@
+from django.urls import path
+
+from selector.staff import views
+
+app_name = "staff"
+urlpatterns = [
+    path("login/", views.login, name="login"),
+    path("logout/", views.logout, name="logout"),
+    path("", views.lead_list, name="lead_list"),
+    path("leads/bulk/", views.lead_bulk, name="lead_bulk"),
+    path("leads/export.csv", views.export_csv, name="export_csv"),
+    path("leads/export.xlsx", views.export_xlsx, name="export_xlsx"),
+    path("leads/<uuid:public_id>/", views.lead_detail, name="lead_detail"),
+    path("leads/<uuid:public_id>/status/", views.lead_status, name="lead_status"),
+    path("leads/<uuid:public_id>/notes/", views.lead_note, name="lead_note"),
+    path("leads/<uuid:public_id>/owner/", views.lead_assign, name="lead_assign"),
+    path("leads/<uuid:public_id>/delete/", views.lead_delete, name="lead_delete"),
+    path("dashboard/", views.dashboard, name="dashboard"),
+]

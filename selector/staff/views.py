@@ -1,0 +1,370 @@
+"""The sales workspace (/staff/). Thin function views: every one is wrapped in
+``staff_required`` and reaches a lead only through ``get_lead_for_user``; writes go
+through selector.staff.services."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import views as auth_views
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.paginator import Paginator
+from django.http import FileResponse, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.cache import patch_vary_headers
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from selector.core.explain import FABRIC_SHORT, FIELD_LABELS, RULE_TITLES, fabric_label, value_label
+from selector.domain import Answers, Fabric, InvalidAnswers
+from selector.leads.models import Lead, LeadEvent, Status
+from selector.staff import charts, export, permissions, queries, services
+from selector.staff.access import get_lead_for_user, staff_required, touch
+from selector.staff.forms import (
+    AssignForm,
+    BulkForm,
+    DashboardForm,
+    DeleteForm,
+    LeadFilterForm,
+    LoginForm,
+    NoteForm,
+    StatusForm,
+)
+
+PAGE_SIZE = 50
+PIPELINE = [Status.NEW, Status.CONTACTED, Status.QUALIFIED, Status.PROPOSAL, Status.WON,
+            Status.LOST]
+
+
+# --- log in / out ------------------------------------------------------------------------
+
+class _LoginView(auth_views.LoginView):
+    template_name = "staff/login.html"
+    authentication_form = LoginForm
+    redirect_authenticated_user = False
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        touch(self.request)
+        return response
+
+    def get_default_redirect_url(self):
+        return reverse("staff:lead_list")
+
+
+login = never_cache(_LoginView.as_view())
+
+
+@require_POST
+def logout(request: HttpRequest) -> HttpResponse:
+    from django.contrib.auth import logout as auth_logout
+
+    auth_logout(request)
+    messages.info(request, _("You have logged out."))
+    return redirect("staff:login")
+
+
+# --- lead list ---------------------------------------------------------------------------
+
+def _filter_form(request):
+    return LeadFilterForm(request.GET or None, user=request.user)
+
+
+def _query_without(request, *names: str) -> str:
+    params = request.GET.copy()
+    for name in names:
+        params.pop(name, None)
+    return params.urlencode()
+
+
+@require_GET
+@staff_required
+@never_cache
+def lead_list(request: HttpRequest) -> HttpResponse:
+    form = _filter_form(request)
+    status = 200
+    page = None
+    if form.is_bound and not form.is_valid():
+        status = 400
+    else:
+        cleaned = form.cleaned_data if form.is_bound else {}
+        qs = queries.filtered_leads(cleaned, request.user).select_related("owner")
+        page = Paginator(qs, PAGE_SIZE).get_page(request.GET.get("page"))
+    context = {
+        "form": form,
+        "page": page,
+        "query": _query_without(request, "page"),
+        "query_no_sort": _query_without(request, "page", "sort"),
+        "sort": (form.cleaned_data.get("sort") if form.is_bound and form.is_valid() else "")
+        or "-created",
+        "is_manager": permissions.is_manager(request.user),
+        "can_export": permissions.can_export(request.user),
+        "bulk_form": BulkForm() if permissions.can_bulk_edit(request.user) else None,
+        "fabric_short": {f.value: FABRIC_SHORT[f] for f in Fabric},
+    }
+    template = "staff/lead_list.html"
+    if request.htmx and not request.htmx.history_restore_request:
+        template += "#results"
+    response = render(request, template, context, status=status)
+    patch_vary_headers(response, ("HX-Request",))
+    return response
+
+
+@require_POST
+@staff_required
+def lead_bulk(request: HttpRequest) -> HttpResponse:
+    if not permissions.can_bulk_edit(request.user):
+        raise PermissionDenied
+    form = BulkForm(request.POST)
+    back = reverse("staff:lead_list") + ("?" + request.POST["next_query"][:2000]
+                                         if request.POST.get("next_query") else "")
+    if not form.is_valid():
+        for error in form.errors.values():
+            messages.error(request, " ".join(error))
+        return redirect(back)
+    leads = list(Lead.objects.filter(public_id__in=form.cleaned_data["leads"])
+                 .select_related("owner"))
+    owner_choice = form.cleaned_data.get("owner")
+    changed = services.leads_bulk_update(
+        leads=leads, actor=request.user, status=form.cleaned_data.get("status") or None,
+        owner=form.owner_user(), set_owner=bool(owner_choice))
+    messages.success(request, _("%(count)s leads changed.") % {"count": changed})
+    return redirect(back)
+
+
+# --- exports -----------------------------------------------------------------------------
+
+def _export_queryset(request):
+    if not permissions.can_export(request.user):
+        raise PermissionDenied
+    form = _filter_form(request)
+    if form.is_bound and not form.is_valid():
+        return None
+    return queries.filtered_leads(form.cleaned_data if form.is_bound else {}, request.user)
+
+
+def _export_name(ext: str) -> str:
+    return f"leads-{timezone.localtime():%Y%m%d-%H%M}.{ext}"
+
+
+@require_GET
+@staff_required
+def export_csv(request: HttpRequest) -> HttpResponse:
+    qs = _export_queryset(request)
+    if qs is None:
+        return HttpResponse(_("Invalid filters."), status=400, content_type="text/plain")
+    response = StreamingHttpResponse(export.csv_chunks(qs),
+                                     content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{_export_name("csv")}"'
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@require_GET
+@staff_required
+def export_xlsx(request: HttpRequest) -> HttpResponse:
+    qs = _export_queryset(request)
+    if qs is None:
+        return HttpResponse(_("Invalid filters."), status=400, content_type="text/plain")
+    handle = export.write_xlsx(qs, title=_("Leads"))
+    response = FileResponse(
+        handle, as_attachment=True, filename=_export_name("xlsx"),
+        content_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+# --- one lead ----------------------------------------------------------------------------
+
+def _answers_rows(lead: Lead) -> list[tuple[str, str]]:
+    rows = []
+    for field, label in FIELD_LABELS.items():
+        if field not in lead.answers:
+            continue
+        try:
+            rows.append((str(label), value_label(field, lead.answers[field])))
+        except (KeyError, ValueError):
+            rows.append((str(label), str(lead.answers[field])))
+    return rows
+
+
+def _share_url(request, lead: Lead) -> str:
+    try:
+        from selector.wizard.sharing import share_token
+
+        token = share_token(Answers.from_dict(lead.answers))
+        return reverse("wizard:shared", args=[token])
+    except (InvalidAnswers, ImportError, Exception):  # noqa: BLE001 - link is optional
+        return ""
+
+
+def _report_url(lead: Lead) -> str:
+    for name in ("reports:staff_download", "reports:staff"):
+        try:
+            return reverse(name, args=[lead.public_id])
+        except Exception:  # noqa: S112 - the reports app may not offer it (yet)
+            continue
+    return ""
+
+
+def _event_text(event: LeadEvent) -> str:
+    data = event.data or {}
+    if event.kind == LeadEvent.Kind.STATUS_CHANGED:
+        names = dict(Status.choices)
+        return _("Status changed from %(old)s to %(new)s") % {
+            "old": names.get(data.get("from"), data.get("from")),
+            "new": names.get(data.get("to"), data.get("to"))}
+    if event.kind == LeadEvent.Kind.OWNER_CHANGED:
+        return _("Owner changed from %(old)s to %(new)s") % {
+            "old": data.get("from") or _("nobody"), "new": data.get("to") or _("nobody")}
+    if event.kind == LeadEvent.Kind.NOTE:
+        return data.get("text", "")
+    if event.kind in (LeadEvent.Kind.NOTIFIED, LeadEvent.Kind.NOTIFICATION_FAILED):
+        channel = data.get("channel", "")
+        return str(event.get_kind_display()) + (f" ({channel})" if channel else "")
+    return str(event.get_kind_display())
+
+
+def _lead_context(request, lead: Lead, **extra) -> dict:
+    user = request.user
+    events = list(lead.events.select_related("actor").order_by("-created_at", "-pk")[:200])
+    sizing = lead.sizing or {}
+    try:
+        recommendation_label = fabric_label(lead.recommendation)
+    except ValueError:
+        recommendation_label = lead.recommendation
+    context = {
+        "lead": lead,
+        "answers_rows": _answers_rows(lead),
+        "recommendation_label": recommendation_label,
+        "rule_title": RULE_TITLES.get(lead.rule, ""),
+        "recommended": sizing.get("recommended") or {},
+        "recommended_error": sizing.get("recommended_error"),
+        "runner_up": sizing.get("runner_up") or {},
+        "tuning": sizing.get("tuning") or {},
+        "events": [(e, _event_text(e)) for e in events],
+        "pipeline": PIPELINE,
+        "can_work": permissions.can_work_on(user, lead),
+        "can_delete": permissions.can_delete(user, lead),
+        "is_manager": permissions.is_manager(user),
+        "can_take": permissions.can_assign(user, lead, user) and lead.owner_id != user.pk,
+        "status_form": StatusForm(initial={"status": lead.status}),
+        "note_form": NoteForm(),
+        "assign_form": AssignForm(user=user, lead=lead,
+                                  initial={"owner": lead.owner_id or ""}),
+        "share_url": _share_url(request, lead),
+        "report_url": _report_url(lead),
+    }
+    context.update(extra)
+    return context
+
+
+@require_GET
+@staff_required
+@never_cache
+def lead_detail(request: HttpRequest, public_id) -> HttpResponse:
+    lead = get_lead_for_user(request, public_id, action="view")
+    return render(request, "staff/lead_detail.html", _lead_context(request, lead))
+
+
+def _detail(lead: Lead) -> HttpResponse:
+    return redirect("staff:lead_detail", public_id=lead.public_id)
+
+
+@require_POST
+@staff_required
+def lead_status(request: HttpRequest, public_id) -> HttpResponse:
+    lead = get_lead_for_user(request, public_id, action="work")
+    form = StatusForm(request.POST)
+    if not form.is_valid():
+        return render(request, "staff/lead_detail.html",
+                      _lead_context(request, lead, status_form=form), status=400)
+    services.lead_change_status(lead=lead, status=form.cleaned_data["status"],
+                                actor=request.user)
+    messages.success(request, _("Status saved."))
+    return _detail(lead)
+
+
+@require_POST
+@staff_required
+def lead_note(request: HttpRequest, public_id) -> HttpResponse:
+    lead = get_lead_for_user(request, public_id, action="work")
+    form = NoteForm(request.POST)
+    if not form.is_valid():
+        return render(request, "staff/lead_detail.html",
+                      _lead_context(request, lead, note_form=form), status=400)
+    services.lead_add_note(lead=lead, text=form.cleaned_data["text"], actor=request.user)
+    messages.success(request, _("Note added."))
+    return _detail(lead)
+
+
+@require_POST
+@staff_required
+def lead_assign(request: HttpRequest, public_id) -> HttpResponse:
+    lead = get_lead_for_user(request, public_id, action="view")
+    form = AssignForm(request.POST, user=request.user, lead=lead)
+    if not form.is_valid():
+        return render(request, "staff/lead_detail.html",
+                      _lead_context(request, lead, assign_form=form), status=400)
+    owner = form.cleaned_data["owner"]
+    if not permissions.can_assign(request.user, lead, owner):
+        raise PermissionDenied
+    try:
+        services.lead_assign(lead=lead, owner=owner, actor=request.user)
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    else:
+        messages.success(request, _("Owner saved."))
+    return _detail(lead)
+
+
+@require_http_methods(["GET", "POST"])
+@staff_required
+@never_cache
+def lead_delete(request: HttpRequest, public_id) -> HttpResponse:
+    lead = get_lead_for_user(request, public_id, action="delete")
+    form = DeleteForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        services.lead_delete_on_request(lead=lead, actor=request.user,
+                                        reason=form.cleaned_data["reason"])
+        messages.success(request, _("The lead and its personal data were deleted. An "
+                                    "anonymous record of the deletion was kept."))
+        return redirect("staff:lead_list")
+    return render(request, "staff/lead_delete.html", {"lead": lead, "form": form},
+                  status=400 if form.is_bound else 200)
+
+
+# --- dashboard ---------------------------------------------------------------------------
+
+@require_GET
+@staff_required
+@never_cache
+def dashboard(request: HttpRequest) -> HttpResponse:
+    form = DashboardForm(request.GET or None)
+    if form.is_bound and not form.is_valid():
+        return render(request, "staff/dashboard.html", {"form": form}, status=400)
+    if not form.is_bound:
+        form = DashboardForm({"period": "90"})
+        form.is_valid()
+    start, end = form.dates()
+    source = form.cleaned_data.get("source") or ""
+    since = queries.day_start(start)
+    stages = queries.funnel(start, end, source)
+    weeks = queries.leads_per_week(since, source)
+    mix = queries.recommendation_mix(since, source)
+    sources = queries.conversion_by_source(since, source)
+    context = {
+        "form": form,
+        "stages": stages,
+        "funnel_chart": charts.horizontal_bars([(s["label"], s["count"]) for s in stages]),
+        "weeks": weeks,
+        "weeks_chart": charts.vertical_bars([(w["label"], w["count"]) for w in weeks]),
+        "mix": mix,
+        "mix_chart": charts.horizontal_bars([(m["label"], m["count"]) for m in mix]),
+        "sources": sources,
+        "sources_chart": charts.horizontal_bars(
+            [(s["source"] or _("(direct)"), s["leads"]) for s in sources]),
+    }
+    return render(request, "staff/dashboard.html", context)

@@ -1,0 +1,83 @@
+import itertools
+import uuid
+
+import pytest
+from django.contrib.auth.models import Group, User
+from django.core.cache import cache
+from django.utils import timezone
+
+from selector.domain import Answers, Budget, Determinism, Workload, decide
+from selector.leads.models import Lead, LeadEvent
+from selector.staff.permissions import MANAGERS_GROUP, SALES_GROUP
+
+_numbers = itertools.count(1)
+PASSWORD = "correct-horse-battery-9"
+
+
+@pytest.fixture(autouse=True)
+def _clean_cache():
+    cache.clear()
+    yield
+    cache.clear()
+
+
+def make_user(username: str, group: str | None = None, **fields) -> User:
+    user = User.objects.create_user(username, f"{username}@example.com", PASSWORD, **fields)
+    if group:
+        user.groups.add(Group.objects.get(name=group))
+    return user
+
+
+def make_lead(**fields) -> Lead:
+    answers = Answers(gpus=fields.pop("gpus", 256), workload=Workload.TRAINING,
+                      budget=Budget.BALANCED, determinism=Determinism.STANDARD)
+    decision = decide(answers)
+    n = next(_numbers)
+    data = {
+        "report_number": f"NS-20261130-T{n:05d}",
+        "name": f"张伟{n}", "company": "星云智算科技有限公司", "phone": "+8613800138000",
+        "email": f"lead{n}@example.cn", "role": "CTO", "timeline": "0-3m",
+        "language": "zh-hans", "answers": answers.to_dict(),
+        "recommendation": decision.recommendation.value, "rule": decision.rule,
+        "engine_version": decision.engine_version, "sizing": {}, "score": "hot",
+        "consent_given_at": timezone.now(), "consent_notice_version": "2026-11-30",
+    }
+    data.update(fields)
+    lead = Lead.objects.create(**data)
+    LeadEvent.objects.create(lead=lead, kind=LeadEvent.Kind.CREATED)
+    return lead
+
+
+@pytest.fixture
+def manager(db):
+    return make_user("mia", MANAGERS_GROUP)
+
+
+@pytest.fixture
+def sales(db):
+    return make_user("sam", SALES_GROUP)
+
+
+@pytest.fixture
+def sales2(db):
+    return make_user("sue", SALES_GROUP)
+
+
+@pytest.fixture
+def outsider(db):
+    # is_staff (may use the admin for content) but has no sales role.
+    return make_user("otto", is_staff=True)
+
+
+@pytest.fixture
+def lead(db):
+    return make_lead()
+
+
+def login(client, user):
+    client.force_login(user)
+    return client
+
+
+def random_id() -> str:
+    return str(uuid.uuid4())

@@ -1,0 +1,148 @@
+"""Every staff URL for every persona: anonymous, outsider (signed in, no sales role),
+sales (own / unassigned / colleague's lead) and manager."""
+
+import pytest
+from django.urls import reverse
+
+from selector.leads.models import Lead, LeadEvent
+from selector.staff.models import LeadDeletion
+
+from .conftest import login, make_lead, make_user, random_id
+
+
+def _urls(lead):
+    pid = lead.public_id
+    return [
+        ("get", reverse("staff:lead_list"), {}),
+        ("get", reverse("staff:dashboard"), {}),
+        ("get", reverse("staff:export_csv"), {}),
+        ("get", reverse("staff:export_xlsx"), {}),
+        ("post", reverse("staff:lead_bulk"), {"leads": [str(pid)], "status": "won"}),
+        ("get", reverse("staff:lead_detail", args=[pid]), {}),
+        ("post", reverse("staff:lead_status", args=[pid]), {"status": "contacted"}),
+        ("post", reverse("staff:lead_note", args=[pid]), {"text": "called"}),
+        ("post", reverse("staff:lead_assign", args=[pid]), {"owner": ""}),
+        ("get", reverse("staff:lead_delete", args=[pid]), {}),
+        ("post", reverse("staff:lead_delete", args=[pid]), {"reason": "asked", "confirm": "on"}),
+    ]
+
+
+URL_COUNT = 11
+
+
+def _call(client, method, url, data):
+    return getattr(client, method)(url, data)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("index", range(URL_COUNT))
+def test_it_sends_anonymous_visitors_to_the_login_page(client, index):
+    lead = make_lead()
+    method, url, data = _urls(lead)[index]
+    response = _call(client, method, url, data)
+    assert response.status_code == 302
+    assert response["Location"].startswith("/staff/login/?next=")
+    lead.refresh_from_db()
+    assert lead.status == "new" and lead.owner is None
+    assert LeadEvent.objects.filter(lead=lead).count() == 1
+
+
+@pytest.mark.parametrize("index", range(URL_COUNT))
+def test_it_shows_outsiders_nothing(client, outsider, index):
+    lead = make_lead(name="秘密客户")
+    make_lead()
+    method, url, data = _urls(lead)[index]
+    response = _call(login(client, outsider), method, url, data)
+    assert response.status_code == 404
+    body = b"".join(response.streaming_content) if response.streaming else response.content
+    assert "秘密客户".encode() not in body
+    assert lead.report_number.encode() not in body
+    assert b"lead-table" not in body and b"result-count" not in body
+    assert Lead.objects.count() == 2
+    assert not LeadDeletion.objects.exists()
+    lead.refresh_from_db()
+    assert lead.status == "new"
+    assert LeadEvent.objects.filter(lead=lead).count() == 1
+
+
+def test_outsider_404_is_the_same_as_a_missing_lead(client, outsider, manager):
+    lead = make_lead()
+    existing = login(client, outsider).get(reverse("staff:lead_detail", args=[lead.public_id]))
+    missing = client.get(reverse("staff:lead_detail", args=[random_id()]))
+    assert existing.status_code == missing.status_code == 404
+    assert existing.content == missing.content
+
+
+# Expected status for sales: (own-or-unassigned lead, colleague's lead)
+SALES_EXPECTED = {
+    0: (200, 200), 1: (200, 200), 2: (403, 403), 3: (403, 403), 4: (403, 403),
+    5: (200, 200), 6: (302, 403), 7: (302, 403), 8: (302, 403), 9: (403, 403),
+    10: (403, 403),
+}
+
+
+@pytest.mark.parametrize("index", range(URL_COUNT))
+def test_sales_work_on_unassigned_leads_only_within_their_role(client, sales, index):
+    lead = make_lead()
+    method, url, data = _urls(lead)[index]
+    response = _call(login(client, sales), method, url, data)
+    assert response.status_code == SALES_EXPECTED[index][0]
+    lead.refresh_from_db()
+    if index == 6:
+        assert lead.status == "contacted"
+        assert lead.events.filter(kind="status_changed", actor=sales).exists()
+    elif index == 7:
+        assert lead.events.get(kind="note").data == {"text": "called"}
+    elif index in (4, 10):
+        assert lead.status == "new" and Lead.objects.filter(pk=lead.pk).exists()
+
+
+@pytest.mark.parametrize("index", range(URL_COUNT))
+def test_sales_cannot_change_a_colleagues_lead(client, sales, sales2, index):
+    lead = make_lead(owner=sales2)
+    method, url, data = _urls(lead)[index]
+    response = _call(login(client, sales), method, url, data)
+    assert response.status_code == SALES_EXPECTED[index][1]
+    lead.refresh_from_db()
+    assert lead.status == "new" and lead.owner == sales2
+    assert LeadEvent.objects.filter(lead=lead).count() == 1
+
+
+MANAGER_EXPECTED = {0: 200, 1: 200, 2: 200, 3: 200, 4: 302, 5: 200, 6: 302, 7: 302, 8: 302,
+                    9: 200, 10: 302}
+
+
+@pytest.mark.parametrize("index", range(URL_COUNT))
+def test_managers_can_do_everything(client, manager, sales2, index):
+    lead = make_lead(owner=sales2)
+    method, url, data = _urls(lead)[index]
+    response = _call(login(client, manager), method, url, data)
+    assert response.status_code == MANAGER_EXPECTED[index]
+    if index == 4:
+        lead.refresh_from_db()
+        assert lead.status == "won"
+    if index == 8:
+        lead.refresh_from_db()
+        assert lead.owner is None
+        assert lead.events.get(kind="owner_changed").data == {"from": "sue", "to": None}
+    if index == 10:
+        assert not Lead.objects.filter(pk=lead.pk).exists()
+        assert LeadDeletion.objects.get().actor == manager
+
+
+def test_it_404s_for_an_unknown_lead_for_managers_too(client, manager):
+    response = login(client, manager).get(reverse("staff:lead_detail", args=[random_id()]))
+    assert response.status_code == 404
+
+
+def test_inactive_members_are_outsiders(client, db):
+    user = make_user("gone", "sales", is_active=False)
+    client.force_login(user)
+    response = client.get(reverse("staff:lead_list"))
+    assert response.status_code in (302, 404)
+
+
+def test_the_english_workspace_is_under_en(client, sales):
+    response = login(client, sales).get("/en/staff/")
+    assert response.status_code == 200
+    assert b"Leads" in response.content

@@ -1,0 +1,172 @@
+import datetime as dt
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from selector.leads.models import Lead
+
+from .conftest import login, make_lead
+
+URL = "/staff/"
+
+
+def names(response):
+    return [lead.name for lead in response.context["page"].object_list]
+
+
+@pytest.fixture
+def leads(db, sales, sales2):
+    now = timezone.now()
+    a = make_lead(name="Alice Zhang", company="Nimbus Compute", email="alice@nimbus.example",
+                  phone="+8613911112222", status="new", score="hot", gpus=1024,
+                  language="en", utm_source="baidu", utm_campaign="roce-vs-ib", owner=sales)
+    b = make_lead(name="王芳", company="上海云智数据科技有限公司", status="contacted",
+                  score="warm", gpus=16, utm_source="wechat")
+    c = make_lead(name="Bob Lee", company="Orbit AI Labs", status="won", score="cold", gpus=64,
+                  owner=sales2, language="en")
+    Lead.objects.filter(pk=c.pk).update(created_at=now - dt.timedelta(days=40))
+    return a, b, c
+
+
+def test_it_lists_newest_first(client, sales, leads):
+    response = login(client, sales).get(URL)
+    assert response.status_code == 200
+    assert names(response)[-1] == "Bob Lee"
+    assert response.context["page"].paginator.count == 3
+
+
+@pytest.mark.parametrize("query,expected", [
+    ("status=contacted", {"王芳"}),
+    ("score=hot", {"Alice Zhang"}),
+    ("scale=1024%2B", {"Alice Zhang"}),
+    ("scale=9-63", {"王芳"}),
+    ("scale=64-511", {"Bob Lee"}),
+    ("language=en", {"Alice Zhang", "Bob Lee"}),
+    ("source=baidu", {"Alice Zhang"}),
+    ("campaign=roce-vs-ib", {"Alice Zhang"}),
+    ("owner=mine", {"Alice Zhang"}),
+    ("owner=none", {"王芳"}),
+    ("q=nimbus", {"Alice Zhang"}),
+    ("q=%E4%BA%91%E6%99%BA", {"王芳"}),  # 云智
+    ("q=139+1111", {"Alice Zhang"}),
+    ("q=ALICE%40NIMBUS", {"Alice Zhang"}),
+    ("q=orbit&status=won", {"Bob Lee"}),
+    ("q=orbit&status=new", set()),
+])
+def test_it_filters_on_the_server(client, sales, leads, query, expected):
+    response = login(client, sales).get(f"{URL}?{query}")
+    assert response.status_code == 200
+    assert set(names(response)) == expected
+
+
+def test_it_filters_by_date_range(client, sales, leads):
+    today = timezone.localdate()
+    start = (today - dt.timedelta(days=45)).isoformat()
+    end = (today - dt.timedelta(days=30)).isoformat()
+    response = login(client, sales).get(f"{URL}?created_from={start}&created_to={end}")
+    assert names(response) == ["Bob Lee"]
+
+
+def test_managers_filter_by_a_specific_owner(client, manager, sales2, leads):
+    response = login(client, manager).get(f"{URL}?owner={sales2.pk}")
+    assert names(response) == ["Bob Lee"]
+
+
+def test_sales_cannot_filter_by_a_specific_owner(client, sales, sales2, leads):
+    response = login(client, sales).get(f"{URL}?owner={sales2.pk}")
+    assert response.status_code == 400
+
+
+@pytest.mark.parametrize("query", [
+    "status=bogus", "scale=huge", "sort=password", "created_from=yesterday",
+    "created_from=2026-05-02&created_to=2026-05-01", "q=" + "x" * 101, "owner=99999",
+    "language=fr", "recommendation=%00",
+])
+def test_bad_filters_answer_400_with_the_message_not_500(client, sales, leads, query):
+    response = login(client, sales).get(f"{URL}?{query}")
+    assert response.status_code == 400
+    assert response.context["page"] is None
+    assert response.context["form"].errors
+    assert b"Alice Zhang" not in response.content
+
+
+def test_sorting_is_whitelisted_and_works(client, sales, leads):
+    response = login(client, sales).get(f"{URL}?sort=name")
+    assert names(response) == sorted(names(response))
+    response = client.get(f"{URL}?sort=created")
+    assert names(response)[0] == "Bob Lee"
+
+
+def test_it_paginates_and_a_bad_page_is_not_an_error(client, sales, db):
+    for _ in range(55):
+        make_lead()
+    login(client, sales)
+    first = client.get(URL)
+    assert len(first.context["page"].object_list) == 50
+    second = client.get(f"{URL}?page=2")
+    assert len(second.context["page"].object_list) == 5
+    assert client.get(f"{URL}?page=abc").status_code == 200
+    assert client.get(f"{URL}?page=999").context["page"].number == 2
+
+
+def test_htmx_gets_only_the_table_fragment(client, sales, leads):
+    login(client, sales)
+    full = client.get(f"{URL}?status=contacted")
+    partial = client.get(f"{URL}?status=contacted", headers={"HX-Request": "true"})
+    assert b"<html" in full.content and b'id="results"' in full.content
+    assert b"<html" not in partial.content
+    assert partial.content.strip().startswith(b'<div id="results"')
+    assert "王芳".encode() in partial.content and b"Alice Zhang" not in partial.content
+    assert "HX-Request" in partial["Vary"]
+    # The filter form works without JavaScript: a plain GET form to the same URL.
+    assert b'method="get" action="/staff/"' in full.content
+
+
+def test_history_restore_gets_the_full_page(client, sales, leads):
+    response = login(client, sales).get(
+        URL, headers={"HX-Request": "true", "HX-History-Restore-Request": "true"})
+    assert b"<html" in response.content
+
+
+def test_export_links_only_for_managers(client, sales, manager, leads):
+    assert b"export.csv" not in login(client, sales).get(URL).content
+    assert b"export.csv?status=new" in login(client, manager).get(f"{URL}?status=new").content
+
+
+def test_managers_bulk_assign_and_change_status(client, manager, sales2, leads):
+    a, b, _c = leads
+    response = login(client, manager).post(reverse("staff:lead_bulk"), {
+        "leads": [str(a.public_id), str(b.public_id)], "status": "qualified",
+        "owner": str(sales2.pk), "next_query": "status=new"})
+    assert response.status_code == 302
+    assert response["Location"] == "/staff/?status=new"
+    for lead in (a, b):
+        lead.refresh_from_db()
+        assert (lead.status, lead.owner) == ("qualified", sales2)
+        assert lead.events.filter(kind="status_changed", actor=manager).count() == 1
+        assert lead.events.filter(kind="owner_changed", actor=manager).count() == 1
+
+
+@pytest.mark.parametrize("data", [
+    {"leads": ["not-a-uuid"], "status": "won"},
+    {"status": "won"},
+    {"leads": ["5d0e8a4c-9a43-4b8e-9f61-0b8a2b3c4d5e"]},
+    {"leads": ["5d0e8a4c-9a43-4b8e-9f61-0b8a2b3c4d5e"], "status": "nope"},
+])
+def test_bad_bulk_requests_change_nothing(client, manager, leads, data):
+    response = login(client, manager).post(reverse("staff:lead_bulk"), data)
+    assert response.status_code == 302
+    assert Lead.objects.filter(status="won").count() == 1
+
+
+def test_bulk_needs_csrf(manager, leads):
+    from django.test import Client
+
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(manager)
+    response = client.post(reverse("staff:lead_bulk"),
+                           {"leads": [str(leads[0].public_id)], "status": "won"})
+    assert response.status_code == 403
+    leads[0].refresh_from_db()
+    assert leads[0].status == "new"

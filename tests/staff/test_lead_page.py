@@ -1,0 +1,159 @@
+import pytest
+from django.core.exceptions import PermissionDenied
+from django.urls import reverse
+
+from selector.leads import services as lead_services
+from selector.leads.models import Lead, LeadEvent
+from selector.staff import services
+from selector.staff.models import LeadDeletion
+
+from .conftest import login, make_lead
+
+
+def detail(lead):
+    return reverse("staff:lead_detail", args=[lead.public_id])
+
+
+def test_it_shows_everything_about_the_lead(client, sales, content):
+    from selector.content.models import Switch
+    from selector.core.results import compute_result
+    from selector.domain import Answers
+
+    answers = Answers.from_dict(make_lead().answers)
+    result = compute_result(answers, Switch.catalogue())
+    lead = make_lead(sizing={"recommended": result.recommended.to_dict(),
+                             "runner_up": result.runner_up.to_dict(),
+                             "tuning": result.tuning.to_dict() if result.tuning else None},
+                     message="<script>alert(1)</script>", utm_source="baidu",
+                     consent_user_agent="Mozilla/5.0 test")
+    response = login(client, sales).get(detail(lead))
+    body = response.content.decode()
+    assert response.status_code == 200
+    for text in (lead.name, lead.company, lead.phone, lead.email, lead.report_number,
+                 "Mozilla/5.0 test", "baidu", "2026-11-30",
+                 str(result.recommended.plan.size.switches),
+                 result.recommended.plan.switch.model):
+        assert text in body
+    assert "<script>alert(1)</script>" not in body
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in body
+    assert "GPU 总数" in body or "Total GPUs" in body  # answer labels from explain.py
+    # The customer's result page: the wizard's signed share link.
+    assert "/wizard/r/" in body
+    # The report download of the reports app.
+    assert reverse("reports:staff", args=[lead.public_id]) in body
+
+
+def test_status_change_writes_an_event(client, sales, lead):
+    response = login(client, sales).post(reverse("staff:lead_status", args=[lead.public_id]),
+                                         {"status": "qualified"})
+    assert response.status_code == 302
+    lead.refresh_from_db()
+    assert lead.status == "qualified"
+    event = lead.events.get(kind=LeadEvent.Kind.STATUS_CHANGED)
+    assert (event.actor, event.data) == (sales, {"from": "new", "to": "qualified"})
+    page = client.get(detail(lead)).content.decode()
+    assert "sam" in page
+
+
+def test_a_bad_status_is_a_400_not_a_500(client, sales, lead):
+    response = login(client, sales).post(reverse("staff:lead_status", args=[lead.public_id]),
+                                         {"status": "'; DROP TABLE"})
+    assert response.status_code == 400
+    lead.refresh_from_db()
+    assert lead.status == "new"
+
+
+def test_notes_are_escaped_and_limited(client, sales, lead):
+    login(client, sales)
+    url = reverse("staff:lead_note", args=[lead.public_id])
+    client.post(url, {"text": "<b>call back</b> 周三"})
+    assert lead.events.get(kind="note").data["text"] == "<b>call back</b> 周三"
+    assert "&lt;b&gt;call back&lt;/b&gt; 周三" in client.get(detail(lead)).content.decode()
+    assert client.post(url, {"text": "x" * 2001}).status_code == 400
+    assert client.post(url, {"text": "   "}).status_code == 400
+    assert lead.events.filter(kind="note").count() == 1
+
+
+def test_sales_take_an_unassigned_lead_but_cannot_give_it_away(client, sales, sales2, lead):
+    login(client, sales)
+    url = reverse("staff:lead_assign", args=[lead.public_id])
+    assert client.post(url, {"owner": str(sales.pk)}).status_code == 302
+    lead.refresh_from_db()
+    assert lead.owner == sales
+    assert client.post(url, {"owner": str(sales2.pk)}).status_code == 400
+    lead.refresh_from_db()
+    assert lead.owner == sales
+
+
+def test_managers_assign_to_anyone_but_only_to_team_members(client, manager, sales, outsider,
+                                                           lead):
+    login(client, manager)
+    url = reverse("staff:lead_assign", args=[lead.public_id])
+    assert client.post(url, {"owner": str(sales.pk)}).status_code == 302
+    assert client.post(url, {"owner": str(outsider.pk)}).status_code == 400
+    lead.refresh_from_db()
+    assert lead.owner == sales
+
+
+def test_services_check_the_role_rules_too(sales, sales2):
+    lead = make_lead(owner=sales2)
+    with pytest.raises(PermissionDenied):
+        services.lead_change_status(lead=lead, status="won", actor=sales)
+    with pytest.raises(PermissionDenied):
+        services.lead_add_note(lead=lead, text="hi", actor=sales)
+    with pytest.raises(PermissionDenied):
+        services.lead_delete_on_request(lead=lead, actor=sales, reason="asked")
+    with pytest.raises(PermissionDenied):
+        services.leads_bulk_update(leads=[lead], actor=sales, status="won")
+    assert Lead.objects.get(pk=lead.pk).status == "new"
+
+
+def test_delete_asks_for_confirmation(client, manager, lead):
+    login(client, manager)
+    url = reverse("staff:lead_delete", args=[lead.public_id])
+    page = client.get(url)
+    assert page.status_code == 200 and lead.name in page.content.decode()
+    response = client.post(url, {"reason": "customer asked"})  # no confirmation tick
+    assert response.status_code == 400
+    assert Lead.objects.filter(pk=lead.pk).exists()
+
+
+def test_delete_removes_personal_data_keeps_an_anonymous_record(client, manager, lead,
+                                                                monkeypatch):
+    removed = []
+    monkeypatch.setattr(lead_services, "LEAD_DELETE_HOOKS", [lambda gone: removed.append(gone.pk)])
+    services.lead_add_note(lead=lead, text="phoned 张伟", actor=manager)
+    login(client, manager)
+    response = client.post(reverse("staff:lead_delete", args=[lead.public_id]),
+                           {"reason": "customer e-mail of 3 May", "confirm": "on"})
+    assert response.status_code == 302
+    assert not Lead.objects.filter(pk=lead.pk).exists()
+    assert not LeadEvent.objects.filter(lead_id=lead.pk).exists()
+    assert removed == [lead.pk]  # the reports app's hook (stored PDF) ran
+    record = LeadDeletion.objects.get()
+    assert record.actor == manager and record.recommendation == lead.recommendation
+    assert record.report_hash == services.report_hash(lead.report_number)
+    stored = " ".join(str(v) for v in LeadDeletion.objects.values().get().values())
+    for personal in (lead.name, lead.email, lead.phone, lead.company, lead.report_number):
+        assert personal not in stored
+    assert client.get(reverse("staff:lead_detail", args=[lead.public_id])).status_code == 404
+
+
+def test_a_failing_hook_rolls_the_deletion_back(manager, lead, monkeypatch):
+    def boom(_lead):
+        raise RuntimeError("storage down")
+
+    monkeypatch.setattr(lead_services, "LEAD_DELETE_HOOKS", [boom])
+    with pytest.raises(RuntimeError):
+        services.lead_delete_on_request(lead=lead, actor=manager, reason="asked")
+    assert Lead.objects.filter(pk=lead.pk).exists()
+    assert not LeadDeletion.objects.exists()
+
+
+def test_timeline_shows_every_event_kind(client, manager, lead):
+    LeadEvent.objects.create(lead=lead, kind="notified", data={"channel": "email"})
+    LeadEvent.objects.create(lead=lead, kind="report_downloaded", actor=manager)
+    services.lead_assign(lead=lead, owner=manager, actor=manager)
+    body = login(client, manager).get("/en" + detail(lead)).content.decode()
+    for text in ("Created", "Sales notified", "Report downloaded", "Owner changed"):
+        assert text in body
