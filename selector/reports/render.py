@@ -127,41 +127,60 @@ def _option_context(option: FabricOption) -> dict:
     return ctx
 
 
-def _tuning_rows(result: Result) -> list[dict]:
+def _split_top_level(text: str) -> list[str]:
+    """Split a citation at "; " outside parentheses."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        depth += (ch == "(") - (ch == ")")
+        if depth == 0 and text.startswith("; ", i):
+            parts.append(text[start:i])
+            start = i + 2
+    parts.append(text[start:])
+    return [p.strip() for p in parts if p.strip()]
+
+
+def _tuning_rows(result: Result) -> tuple[list[dict], list[str]]:
+    """Checklist rows and their numbered references. Each value's source (domain.md
+    section 4) is split into the citation (its longest part, shared by several values and
+    listed once) and the remark specific to the value."""
     t = result.tuning
     if t is None:
-        return []
+        return [], []
     src = t.sources
-    return [
-        {"label": _("PFC (IEEE 802.1Qbb) enabled on priority"), "value": str(t.pfc_priority),
-         "source": src["pfc_priority"]},
-        {"label": _("RoCE traffic: DSCP to priority"),
-         "value": f"DSCP {t.roce_dscp} → {t.pfc_priority}", "source": src["roce_dscp"]},
-        {"label": _("CNP: DSCP to priority (strict priority)"),
-         "value": f"DSCP {t.cnp_dscp} → {t.cnp_priority}", "source": src["cnp_dscp"]},
-        {"label": _("RoCE v2 UDP destination port"), "value": str(t.roce_udp_port),
-         "source": src["roce_udp_port"]},
-        {"label": _("ECN minimum threshold (RoCE queue)"), "value": _bytes(t.ecn_min_bytes),
-         "source": src["ecn_min_bytes"]},
-        {"label": _("ECN maximum threshold (RoCE queue)"), "value": _bytes(t.ecn_max_bytes),
-         "source": src["ecn_max_bytes"]},
-        {"label": _("ECN marking probability"), "value": f"{t.ecn_probability_pct} %",
-         "source": src["ecn_probability_pct"]},
-        {"label": _("Bandwidth-delay product at %(rtt)s round trip, %(speed)sG")
-         % {"rtt": f"{t.rtt_us:g} µs", "speed": t.speed_gbps},
-         "value": _bytes(t.bdp_bytes), "source": src["bdp_bytes"]},
-        {"label": _("ECN maximum threshold, rule of thumb (2-3 x BDP)"),
-         "value": f"{_bytes(t.ecn_max_rule_of_thumb_bytes[0])} – "
-                  f"{_bytes(t.ecn_max_rule_of_thumb_bytes[1])}",
-         "source": src["ecn_max_rule_of_thumb_bytes"]},
-        {"label": _("PFC headroom per port and priority (%(cable)s m cable, MTU %(mtu)s)")
-         % {"cable": t.cable_m, "mtu": t.mtu},
-         "value": _bytes(t.pfc_headroom_bytes), "source": src["pfc_headroom_bytes"]},
-        {"label": _("PFC watchdog"), "value": _("On") if t.pfc_watchdog else _("Off"),
-         "source": src["pfc_watchdog"]},
-        {"label": _("Adaptive routing (RoCE unicast)"),
-         "value": _("On") if t.adaptive_routing else _("Off"), "source": src["adaptive_routing"]},
+    rows = [
+        (_("PFC (IEEE 802.1Qbb) enabled on priority"), str(t.pfc_priority), "pfc_priority"),
+        (_("RoCE traffic: DSCP to priority"), f"DSCP {t.roce_dscp} → {t.pfc_priority}",
+         "roce_dscp"),
+        (_("CNP: DSCP to priority (strict priority)"), f"DSCP {t.cnp_dscp} → {t.cnp_priority}",
+         "cnp_dscp"),
+        (_("RoCE v2 UDP destination port"), str(t.roce_udp_port), "roce_udp_port"),
+        (_("ECN minimum threshold (RoCE queue)"), _bytes(t.ecn_min_bytes), "ecn_min_bytes"),
+        (_("ECN maximum threshold (RoCE queue)"), _bytes(t.ecn_max_bytes), "ecn_max_bytes"),
+        (_("ECN marking probability"), f"{t.ecn_probability_pct} %", "ecn_probability_pct"),
+        (_("Bandwidth-delay product at %(rtt)s round trip, %(speed)sG")
+         % {"rtt": f"{t.rtt_us:g} µs", "speed": t.speed_gbps}, _bytes(t.bdp_bytes),
+         "bdp_bytes"),
+        (_("ECN maximum threshold, rule of thumb (2-3 x BDP)"),
+         f"{_bytes(t.ecn_max_rule_of_thumb_bytes[0])} – "
+         f"{_bytes(t.ecn_max_rule_of_thumb_bytes[1])}", "ecn_max_rule_of_thumb_bytes"),
+        (_("PFC headroom per port and priority (%(cable)s m cable, MTU %(mtu)s)")
+         % {"cable": t.cable_m, "mtu": t.mtu}, _bytes(t.pfc_headroom_bytes),
+         "pfc_headroom_bytes"),
+        (_("PFC watchdog"), _("On") if t.pfc_watchdog else _("Off"), "pfc_watchdog"),
+        (_("Adaptive routing (RoCE unicast)"), _("On") if t.adaptive_routing else _("Off"),
+         "adaptive_routing"),
     ]
+    refs: list[str] = []
+    out = []
+    for label, value, key in rows:
+        parts = _split_top_level(src[key])
+        citation = max(parts, key=len)
+        if citation not in refs:
+            refs.append(citation)
+        remark = "; ".join(p for p in parts if p is not citation)
+        out.append({"label": label, "value": value, "ref": refs.index(citation) + 1,
+                    "remark": remark})
+    return out, refs
 
 
 def _answer_rows(answers: Answers) -> list[tuple[str, str]]:
@@ -255,6 +274,7 @@ def build_context(data: ReportData, *, web: bool = False, links: dict | None = N
     decision = result.decision
     jsonld = report_jsonld(data, company, result)
     created = created_at(data)
+    tuning_rows, tuning_refs = _tuning_rows(result)
     return {
         "web": web,
         "links": links or {},
@@ -274,7 +294,8 @@ def build_context(data: ReportData, *, web: bool = False, links: dict | None = N
         "recommended": _option_context(result.recommended),
         "is_roce": result.is_roce,
         "tuning": result.tuning,
-        "tuning_rows": _tuning_rows(result),
+        "tuning_rows": tuning_rows,
+        "tuning_refs": tuning_refs,
         "tuning_blocks": queries.blocks("tuning"),
         "faq": queries.faq_entries(topics=faq_topics(result)),
         "jsonld": jsonld,
@@ -349,8 +370,8 @@ def _page_css(pattern: str):
             tokens.append('"' + part.replace("\\", "\\\\").replace('"', '\\"') + '"')
     content = " ".join(tokens)
     css = (
-        "@page { @bottom-right { content: " + content + "; font-size: 7pt; color: #5b6b7f; "
-        "vertical-align: top; padding-top: 3mm; } } "
+        "@page { @bottom-right { content: " + content + "; width: 40%; text-align: right; "
+        "font-size: 7pt; color: #5b6b7f; vertical-align: top; padding-top: 3mm; } } "
         "@page :first { @bottom-right { content: none; } }"
     )
     return CSS(string=css, font_config=font_config(), url_fetcher=default_fetcher())

@@ -1,0 +1,217 @@
+"""Customer link, staff download, access, expiry, headers, events, cache, time bound."""
+
+import logging
+import time
+from urllib.parse import unquote, urlsplit
+
+import pytest
+from django.core import signing
+
+from selector.content.models import ComparisonRow
+from selector.leads.models import Lead, LeadEvent
+from selector.reports import links, services
+from selector.reports.checks import check_harfbuzz_subset
+
+from .conftest import pdf_text, squash
+
+pytestmark = pytest.mark.django_db
+
+
+def _path(url: str) -> str:
+    return urlsplit(url).path
+
+
+@pytest.fixture
+def staff(django_user_model):
+    return django_user_model.objects.create_user("sales", password="x" * 12, is_staff=True)
+
+
+@pytest.fixture
+def outsider(django_user_model):
+    return django_user_model.objects.create_user("visitor", password="x" * 12)
+
+
+def test_it_downloads_the_pdf_through_the_signed_link(client, make_lead):
+    lead = make_lead()
+    url = links.customer_report_url(lead)
+    assert str(lead.public_id) not in url and str(lead.pk) not in _path(url).split("/")
+    response = client.get(_path(url))
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/pdf"
+    assert response["Cache-Control"] == "no-store"
+    disposition = response["Content-Disposition"]
+    assert disposition.startswith("attachment; filename=\"network-report-NS-")
+    assert disposition.isascii()
+    utf8 = disposition.split("filename*=UTF-8''")[1]
+    assert unquote(utf8) == f"网络选型报告 {lead.report_number}.pdf"
+    text = squash(pdf_text(response.content))
+    assert squash(lead.name) in text and squash(lead.company) in text
+    event = LeadEvent.objects.get(lead=lead, kind="report_downloaded")
+    assert event.actor is None and event.data == {"via": "link", "format": "pdf",
+                                                  "language": "zh-hans"}
+    assert lead.name not in str(event.data)
+
+
+def test_an_english_lead_gets_an_english_link_and_report(client, make_lead):
+    lead = make_lead(language="en", name="Jane Smith", company="Galaxy Compute Ltd.")
+    url = links.customer_report_url(lead)
+    assert _path(url).startswith("/en/report/")
+    response = client.get(_path(url))
+    assert "Network recommendation report" in pdf_text(response.content)
+
+
+def test_the_web_version_shows_the_report(client, make_lead):
+    lead = make_lead()
+    response = client.get(_path(links.customer_report_web_url(lead)))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert lead.name in html and lead.report_number in html
+    assert '<script type="application/ld+json">' in html
+    assert response["Cache-Control"] == "no-store"
+    assert LeadEvent.objects.filter(lead=lead, data__format="html").count() == 1
+
+
+def test_a_forged_or_foreign_token_is_404(client, make_lead):
+    lead = make_lead()
+    make_lead()
+    token = links.make_token(lead)
+    for bad in (token[:-2] + "xx", "1", "abc", signing.dumps(lead.public_id.hex, salt="x")):
+        assert client.get(f"/report/{bad}/").status_code == 404
+    assert client.get(f"/report/{lead.pk}/").status_code == 404
+    assert not LeadEvent.objects.filter(kind="report_downloaded").exists()
+
+
+def test_a_link_to_a_deleted_lead_is_404(client, make_lead):
+    lead = make_lead()
+    url = links.customer_report_url(lead)
+    Lead.objects.filter(pk=lead.pk).delete()
+    assert client.get(_path(url)).status_code == 404
+
+
+def test_an_expired_link_is_refused_with_a_clear_page(client, make_lead, monkeypatch, settings):
+    lead = make_lead()
+    url = _path(links.customer_report_url(lead))
+    later = time.time() + settings.REPORT_LINK_MAX_AGE + 60
+    monkeypatch.setattr("django.core.signing.time.time", lambda: later)
+    for path in (url, url + "web/"):
+        response = client.get(path)
+        assert response.status_code == 410
+        assert "这个报告链接已过期" in response.content.decode()
+        assert response["Cache-Control"] == "no-store"
+    assert not LeadEvent.objects.filter(kind="report_downloaded").exists()
+
+
+def test_staff_download_by_public_id(client, make_lead, staff):
+    lead = make_lead()
+    client.force_login(staff)
+    response = client.get(links.staff_report_path(lead))
+    assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
+    event = LeadEvent.objects.get(lead=lead, kind="report_downloaded")
+    assert event.actor == staff and event.data["via"] == "staff"
+    english = client.get(links.staff_report_path(lead) + "?lang=en")
+    assert "Network recommendation report" in pdf_text(english.content)
+    assert client.get(links.staff_report_path(lead) + "?lang=fr").status_code == 404
+    assert client.get(links.staff_report_path(lead, web=True)).status_code == 200
+
+
+@pytest.mark.parametrize("who", ["anonymous", "outsider"])
+def test_everyone_else_gets_404_on_the_staff_url(client, make_lead, outsider, who):
+    lead = make_lead()
+    if who == "outsider":
+        client.force_login(outsider)
+    for path in (links.staff_report_path(lead), links.staff_report_path(lead, web=True)):
+        assert client.get(path).status_code == 404
+    assert not LeadEvent.objects.filter(kind="report_downloaded").exists()
+
+
+def test_can_download_report_is_staff_only(make_lead, staff, outsider):
+    from django.contrib.auth.models import AnonymousUser
+
+    lead = make_lead()
+    assert links.can_download_report(staff, lead)
+    assert not links.can_download_report(outsider, lead)
+    assert not links.can_download_report(AnonymousUser(), lead)
+    staff.is_active = False
+    assert not links.can_download_report(staff, lead)
+
+
+def test_pdfs_are_cached_per_lead_language_and_version(make_lead, monkeypatch):
+    calls = []
+    real = services.render_pdf_bounded
+
+    def counting(data, **kwargs):
+        calls.append((data.language_code, data.answers.gpus))
+        return real(data, **kwargs)
+
+    monkeypatch.setattr(services, "render_pdf_bounded", counting)
+    lead = make_lead()
+    first, _ = services.report_pdf(lead)
+    again, _ = services.report_pdf(lead)
+    assert first == again and len(calls) == 1
+    services.report_pdf(lead, "en")
+    assert len(calls) == 2
+    lead.answers = {**lead.answers, "gpus": 512}
+    lead.save()
+    services.report_pdf(lead)
+    assert calls[-1] == ("zh-hans", 512) and len(calls) == 3
+    row = ComparisonRow.objects.first()
+    row.roce_zh = row.roce_zh + "（更新）"
+    row.save()
+    updated, _ = services.report_pdf(lead)
+    assert len(calls) == 4
+    assert "更新" in pdf_text(updated)
+
+
+def test_generate_follows_the_renderer_interface(make_lead):
+    filename, content_type, content = services.generate(make_lead())
+    assert filename.startswith("network-report-") and filename.endswith(".pdf")
+    assert content_type == "application/pdf" and content.startswith(b"%PDF-")
+
+
+def test_a_slow_render_gives_a_retry_page_and_keeps_the_lead(client, make_lead, monkeypatch,
+                                                             settings, caplog):
+    settings.REPORT_RENDER_TIMEOUT = 0.05  # read per request
+
+    def slow(*args, **kwargs):
+        time.sleep(0.5)
+        raise RuntimeError("never finishes in time")
+
+    monkeypatch.setattr(services, "html_to_pdf", slow)
+    lead = make_lead(name="保密姓名", company="保密公司")
+    with caplog.at_level(logging.ERROR, logger="selector.reports.services"):
+        response = client.get(_path(links.customer_report_url(lead)))
+    assert response.status_code == 503
+    html = response.content.decode()
+    assert "报告暂时未能生成" in html
+    assert 'class="button" href="/report/' in html  # the retry link: the same URL again
+    assert response["Retry-After"]
+    assert Lead.objects.filter(pk=lead.pk).exists()
+    assert "timed out" in caplog.text
+    assert "保密" not in caplog.text
+    assert not LeadEvent.objects.filter(kind="report_downloaded").exists()
+    time.sleep(0.5)  # let the worker finish before the next test
+
+
+def test_a_failing_render_is_logged_without_personal_data(make_lead, monkeypatch, caplog):
+    def broken(*args, **kwargs):
+        raise ValueError("something about 保密姓名")
+
+    monkeypatch.setattr(services, "html_to_pdf", broken)
+    lead = make_lead(name="保密姓名")
+    with caplog.at_level(logging.ERROR), pytest.raises(services.ReportUnavailable):
+        services.report_pdf(lead)
+    assert "ValueError" in caplog.text and "保密" not in caplog.text
+
+
+def test_the_startup_check_refuses_without_harfbuzz_subset(monkeypatch):
+    from weasyprint.text import ffi
+
+    assert check_harfbuzz_subset() == []
+    monkeypatch.setattr(ffi, "harfbuzz_subset", None)
+    errors = check_harfbuzz_subset()
+    assert [e.id for e in errors] == ["reports.E001"]
+    assert "libharfbuzz-subset0" in errors[0].hint
+    monkeypatch.delattr(ffi, "harfbuzz_subset")
+    assert [e.id for e in check_harfbuzz_subset()] == ["reports.I001"]
+
+
