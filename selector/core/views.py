@@ -2,7 +2,6 @@ import logging
 
 from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
@@ -22,7 +21,3 @@ def healthz(request: HttpRequest) -> HttpResponse:
         return HttpResponse("database unavailable", status=503, content_type="text/plain")
     return HttpResponse("ok", content_type="text/plain")
 
-
-@require_GET
-def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "core/home.html")
