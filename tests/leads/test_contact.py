@@ -207,3 +207,16 @@ def test_the_thank_you_page_shows_the_signed_share_link_of_the_result(visitor):
     assert url.startswith("http://testserver/wizard/r/")
     token = url.removeprefix("http://testserver/wizard/r/").rstrip("/")
     assert answers_from_token(token).to_dict() == Lead.objects.get().answers
+
+
+def test_the_privacy_notice_names_collector_purpose_data_retention_and_deletion(client,
+                                                                                   content):
+    zh = client.get("/privacy/").content.decode()
+    for text in ("广东深华天成智能工程有限公司", "处理目的", "收集的信息", "提交后保存 730 天",
+                 "删除", PRIVACY_NOTICE_VERSION):
+        assert text in zh
+    en = client.get("/en/privacy/").content.decode()
+    for text in ("Guangdong Shenhua Tiancheng Intelligent Engineering Co., Ltd.", "Purpose",
+                 "What we collect", "730 days after you submit it", "delete",
+                 PRIVACY_NOTICE_VERSION):
+        assert text in en
