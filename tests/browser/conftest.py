@@ -1,4 +1,4 @@
-"""Shared Playwright fixtures: one Debian Chromium per test session, a fresh context per
+"""Shared Playwright fixtures: one Debian Chromium per test module, a fresh context per
 test (JavaScript on or off), and a guard that no page talks to another host or breaks the
 Content-Security-Policy."""
 
@@ -14,7 +14,9 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 ARTIFACTS = Path(__file__).resolve().parent.parent.parent / "artifacts"
 
 
-@pytest.fixture(scope="session")
+# Module scope, not session: Playwright's sync API allows one running instance per thread,
+# so a test module that starts its own must find ours closed.
+@pytest.fixture(scope="module")
 def browser():
     from playwright.sync_api import sync_playwright
 
