@@ -218,6 +218,7 @@ def seed(*, leads: int, sessions: int = 0, months: int = 12, seed: int | None = 
                     "utm_medium": medium, "utm_campaign": campaign, "utm_term": "",
                     "utm_content": ""})
             writer.sessions(rows)
+    writer.finish()
     return leads, leads + others
 
 
@@ -249,8 +250,15 @@ class _CopyWriter:
             cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")  # run the deferred FK checks now
             for _name, definition in indexes:
                 cursor.execute(definition)
+
+    def finish(self):
+        """VACUUM ANALYZE (autovacuum would soon): statistics for the planner and the
+        visibility map that index-only scans need. Not possible inside a transaction."""
+        if connection.in_atomic_block:
+            return
+        with connection.cursor() as cursor:
             for table in self.TABLES:
-                cursor.execute(f"ANALYZE {table}")
+                cursor.execute(f"VACUUM ANALYZE {table}")
 
     def _copy(self, model, rows):
         if not rows:
@@ -283,6 +291,9 @@ class _OrmWriter:
     @contextlib.contextmanager
     def bulk_load(self, big: bool):
         yield
+
+    def finish(self):
+        pass
 
     def sessions(self, rows):
         with _explicit_timestamps(WizardSession):

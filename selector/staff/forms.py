@@ -81,6 +81,9 @@ class LoginForm(AuthenticationForm):
 
 class LeadFilterForm(forms.Form):
     q = forms.CharField(label=_("Search"), required=False, max_length=SEARCH_MAX_LENGTH,
+                        help_text=_("1 or 2 characters match the start of the name or "
+                                    "company; 3 or more match anywhere in name, company, "
+                                    "phone or e-mail."),
                         widget=forms.SearchInput(attrs={
                             "placeholder": _("Name, company, phone or e-mail")}))
     status = forms.ChoiceField(label=_("Status"), required=False,

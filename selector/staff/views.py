@@ -13,6 +13,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
+from django.utils.functional import cached_property
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -34,6 +35,19 @@ from selector.staff.forms import (
 )
 
 PAGE_SIZE = 50
+# Counting every match of a broad filter over 200,000 leads costs more than the page; the
+# count stops here and the page says "10,000+" (narrow the filters to go further).
+COUNT_CAP = 10_000
+
+
+class CappedPaginator(Paginator):
+    @cached_property
+    def count(self) -> int:
+        return self.object_list[: COUNT_CAP + 1].count()
+
+    @property
+    def capped(self) -> bool:
+        return self.count > COUNT_CAP
 PIPELINE = [Status.NEW, Status.CONTACTED, Status.QUALIFIED, Status.PROPOSAL, Status.WON,
             Status.LOST]
 
@@ -90,8 +104,9 @@ def lead_list(request: HttpRequest) -> HttpResponse:
         status = 400
     else:
         cleaned = form.cleaned_data if form.is_bound else {}
-        qs = queries.filtered_leads(cleaned, request.user).select_related("owner")
-        page = Paginator(qs, PAGE_SIZE).get_page(request.GET.get("page"))
+        qs = queries.filtered_leads(cleaned, request.user).select_related("owner").defer(
+            "sizing", "message", "consent_user_agent", "landing_url", "referrer")
+        page = CappedPaginator(qs, PAGE_SIZE).get_page(request.GET.get("page"))
     context = {
         "form": form,
         "page": page,
@@ -99,6 +114,7 @@ def lead_list(request: HttpRequest) -> HttpResponse:
         "query_no_sort": _query_without(request, "page", "sort"),
         "sort": (form.cleaned_data.get("sort") if form.is_bound and form.is_valid() else "")
         or "-created",
+        "count_cap": COUNT_CAP,
         "is_manager": permissions.is_manager(request.user),
         "can_export": permissions.can_export(request.user),
         "bulk_form": BulkForm() if permissions.can_bulk_edit(request.user) else None,

@@ -48,7 +48,11 @@ def test_it_lists_newest_first(client, sales, leads):
     ("owner=mine", {"Alice Zhang"}),
     ("owner=none", {"王芳"}),
     ("q=nimbus", {"Alice Zhang"}),
-    ("q=%E4%BA%91%E6%99%BA", {"王芳"}),  # 云智
+    ("q=云智数据", {"王芳"}),  # 3+ characters: anywhere
+    ("q=王", {"王芳"}),  # 1-2 characters: start of the name ...
+    ("q=上海", {"王芳"}),  # ... or of the company
+    ("q=芳", set()),  # not in the middle
+    ("q=al", {"Alice Zhang"}),
     ("q=139+1111", {"Alice Zhang"}),
     ("q=ALICE%40NIMBUS", {"Alice Zhang"}),
     ("q=orbit&status=won", {"Bob Lee"}),
@@ -170,3 +174,16 @@ def test_bulk_needs_csrf(manager, leads):
     assert response.status_code == 403
     leads[0].refresh_from_db()
     assert leads[0].status == "new"
+
+
+def test_the_count_is_capped_for_broad_filters(client, sales, db, monkeypatch):
+    from selector.staff import views
+
+    monkeypatch.setattr(views, "COUNT_CAP", 3)
+    for _ in range(5):
+        make_lead()
+    response = login(client, sales).get("/en/staff/")
+    assert response.context["page"].paginator.capped
+    assert "More than 3 leads" in response.content.decode()
+    assert len(response.context["page"].object_list) == 4 or \
+        len(response.context["page"].object_list) <= 50

@@ -1,0 +1,81 @@
+import datetime as dt
+
+import pytest
+from django.core.management import call_command
+from django.utils import timezone
+
+from selector.leads.models import Lead
+from selector.wizard.models import WizardSession
+from selector.wizard.steps import RESULT_INDEX
+
+from .conftest import login, make_lead
+
+URL = "/en/staff/dashboard/"
+
+
+@pytest.fixture
+def sessions(db):
+    now = timezone.now()
+    for step in (1, 1, 2, 3, 4, 5):
+        WizardSession.objects.create(furthest_step=step, utm_source="baidu")
+    results = [WizardSession.objects.create(furthest_step=RESULT_INDEX, result_at=now,
+                                            utm_source="wechat") for _ in range(4)]
+    make_lead(wizard_session=results[0], utm_source="wechat", recommendation="infiniband")
+    make_lead(wizard_session=results[1], utm_source="wechat")
+    old = WizardSession.objects.create(furthest_step=1)
+    WizardSession.objects.filter(pk=old.pk).update(created_at=now - dt.timedelta(days=200))
+    return results
+
+
+def test_it_shows_the_funnel_with_drop_off(client, sales, sessions):
+    response = login(client, sales).get(URL)
+    assert response.status_code == 200
+    stages = response.context["stages"]
+    counts = [s["count"] for s in stages]
+    # started, reached step 2..5, result, lead (the 200-day-old session is outside 90 days)
+    assert counts == [10, 8, 7, 6, 5, 4, 2]
+    assert [s["drop"] for s in stages] == [None, 2, 1, 1, 1, 1, 2]
+    assert stages[-1]["drop_pct"] == 50.0
+    body = response.content.decode()
+    assert body.count("<svg") == 4 and "<table" in body
+    assert "style=" not in body  # CSP: no inline styles
+
+
+def test_it_filters_by_source_and_period(client, sales, sessions):
+    login(client, sales)
+    stages = client.get(URL + "?source=wechat").context["stages"]
+    assert [s["count"] for s in stages] == [4, 4, 4, 4, 4, 4, 2]
+    stages = client.get(URL + "?period=365").context["stages"]
+    assert stages[0]["count"] == 11
+
+
+def test_it_shows_leads_per_week_mix_and_conversion(client, sales, sessions):
+    response = login(client, sales).get(URL)
+    assert sum(w["count"] for w in response.context["weeks"]) == 2
+    assert {m["key"] for m in response.context["mix"]} == {
+        "infiniband", Lead.objects.exclude(recommendation="infiniband").get().recommendation}
+    wechat = next(s for s in response.context["sources"] if s["source"] == "wechat")
+    assert (wechat["sessions"], wechat["results"], wechat["leads"], wechat["rate"]) == (
+        4, 4, 2, 50.0)
+
+
+@pytest.mark.parametrize("query", ["period=7", "period=abc", "source=" + "x" * 101])
+def test_bad_dashboard_parameters_are_a_400(client, sales, query):
+    response = login(client, sales).get(f"{URL}?{query}")
+    assert response.status_code == 400
+
+
+def test_seed_demo_creates_bilingual_leads_and_sessions(db, content):
+    call_command("seed_demo", leads=60, sessions=150, seed=1, verbosity=0)
+    assert Lead.objects.count() == 60
+    assert WizardSession.objects.count() == 150
+    assert Lead.objects.filter(language="en").exists()
+    assert Lead.objects.filter(language="zh-hans").exists()
+    assert Lead.objects.exclude(utm_source="").exists()
+    assert Lead.objects.filter(wizard_session__isnull=False).count() == 60
+    assert all(lead.events.filter(kind="created").count() == 1 for lead in Lead.objects.all())
+    months = {d.month for d in Lead.objects.values_list("created_at", flat=True)}
+    assert len(months) > 3
+    lead = Lead.objects.first()
+    assert lead.sizing.get("recommended") or lead.sizing.get("recommended_error") is not None \
+        or lead.recommendation == "standard"
