@@ -43,9 +43,12 @@ def _parse_pot(text: str) -> list[tuple[str | None, str, str | None]]:
     return entries
 
 
+_ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
+
+
 def _unescape(s: str) -> str:
-    return s.encode("latin-1", "backslashreplace").decode("unicode_escape").encode(
-        "latin-1").decode("utf-8")
+    """Undo PO string escapes (the file is UTF-8; only backslash sequences are special)."""
+    return re.sub(r"\\(.)", lambda m: _ESCAPES.get(m.group(1), m.group(1)), s)
 
 
 @pytest.fixture(scope="module")
