@@ -13,7 +13,7 @@ DEB_PACKAGES := libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-noto-
 PO_FILES := $(shell find selector -path '*/LC_MESSAGES/*' -name django.po)
 MO_FILES := $(PO_FILES:.po=.mo)
 
-.PHONY: help install install-dev system-deps run test bench lint fmt messages report-screenshots serve-prod
+.PHONY: help install install-dev system-deps run test bench lint fmt messages report-screenshots serve-prod load
 
 help:
 	@echo "make run    - install, migrate, load content, serve on http://127.0.0.1:$(PORT)/"
@@ -67,6 +67,11 @@ test: install-dev
 
 serve-prod: install
 	deploy/serve-prod.sh
+
+# Load and fault test of the serve-prod stack on PostgreSQL (loopback, ~5 minutes).
+# It stops the local PostgreSQL for 10 s in the middle: run it on a dev machine only.
+load: install-dev
+	$(PY) bench/load.py
 
 bench: install-dev
 	$(PY) bench/run.py

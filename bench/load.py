@@ -1,0 +1,290 @@
+#!/usr/bin/env python
+"""Load and fault test of the production stack (`make load`), loopback only, bounded in time.
+
+1. Starts `deploy/serve-prod.sh` (gunicorn + db_worker, production settings) on a fresh
+   PostgreSQL database.
+2. Load: USERS simulated customers run the whole wizard and submit a lead, for LOAD_SECONDS.
+   Report: requests per second, p50/p95/p99 per step, errors. Pass: zero 5xx and
+   leads in the database == thank-you pages served.
+3. Fault: the same customers for FAULT_SECONDS; PostgreSQL is stopped for OUTAGE_SECONDS in
+   the middle. Pass: customers get the 503 page (never a 500 or a stack trace), no
+   half-written lead (every lead has its wizard session and sizing), the app answers again
+   after PostgreSQL returns without a restart, and leads == thank-you pages.
+"""
+
+from __future__ import annotations
+
+import http.client
+import os
+import random
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.parse
+from collections import defaultdict
+from http.cookies import SimpleCookie
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+HOST, PORT = "127.0.0.1", int(os.environ.get("LOAD_PORT", "8765"))
+USERS = int(os.environ.get("LOAD_USERS", "50"))
+LOAD_SECONDS = int(os.environ.get("LOAD_SECONDS", "120"))
+FAULT_SECONDS = int(os.environ.get("FAULT_SECONDS", "60"))
+OUTAGE_SECONDS = int(os.environ.get("OUTAGE_SECONDS", "10"))
+DB_NAME = "selector_load"
+DATABASE_URL = f"postgres://postgres@127.0.0.1:5432/{DB_NAME}"
+PG_VERSION = sorted(os.listdir("/etc/postgresql"))[-1] if os.path.isdir("/etc/postgresql") else "15"
+
+CSRF_INPUT = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+STARTED_INPUT = re.compile(r'name="started" value="([^"]+)"')
+
+
+class Stats:
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.latency: dict[str, list[float]] = defaultdict(list)
+        self.status: dict[int, int] = defaultdict(int)
+        self.errors: dict[str, int] = defaultdict(int)
+        self.thanks = 0
+        self.stack_traces = 0
+        self.requests = 0
+
+    def record(self, step: str, seconds: float, status: int, body: bytes):
+        with self.lock:
+            self.requests += 1
+            self.latency[step].append(seconds)
+            self.status[status] += 1
+            if b"Traceback" in body or b"Exception Value" in body:
+                self.stack_traces += 1
+
+
+class Customer:
+    """One browser: its own cookies, a keep-alive connection, the wizard then the lead."""
+
+    def __init__(self, stats: Stats, number: int):
+        self.stats, self.number = stats, number
+        self.cookies: dict[str, str] = {}
+        self.conn = None
+
+    def request(self, step, method, path, form=None):
+        headers = {"Host": f"{HOST}:{PORT}", "User-Agent": "selector-load/1.0",
+                   "Accept-Language": "zh-CN,zh;q=0.9"}
+        if self.cookies:
+            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        body = None
+        if form is not None:
+            body = urllib.parse.urlencode(form)
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+            headers["Referer"] = f"http://{HOST}:{PORT}{path}"
+        started = time.perf_counter()
+        for attempt in range(2):
+            try:
+                if self.conn is None:
+                    self.conn = http.client.HTTPConnection(HOST, PORT, timeout=30)
+                self.conn.request(method, path, body=body, headers=headers)
+                response = self.conn.getresponse()
+                data = response.read()
+                break
+            except (OSError, http.client.HTTPException):
+                self.conn = None
+                if attempt:
+                    self.stats.errors["connection"] += 1
+                    return 0, b"", {}
+        elapsed = time.perf_counter() - started
+        for header in response.headers.get_all("Set-Cookie") or []:
+            cookie = SimpleCookie(header)
+            for key, morsel in cookie.items():
+                self.cookies[key] = morsel.value
+        self.stats.record(step, elapsed, response.status, data)
+        return response.status, data, response.headers
+
+    def follow(self, step, status, headers):
+        if status in (301, 302, 303):
+            location = urllib.parse.urlsplit(headers["Location"])
+            return self.request(step, "GET", location.path + (
+                "?" + location.query if location.query else ""))
+        return status, b"", headers
+
+    def post_step(self, step, path, fields):
+        status, page, _h = self.request(step, "GET", path)
+        if status != 200:
+            return False
+        token = CSRF_INPUT.search(page.decode("utf-8", "replace"))
+        if not token:
+            self.stats.errors["no csrf token on " + step] += 1
+            return False
+        status, _b, headers = self.request(step + " POST", "POST", path,
+                                           {"csrfmiddlewaretoken": token.group(1), **fields})
+        if status not in (302, 303):
+            if status < 500:
+                self.stats.errors[f"{step} answered {status}"] += 1
+            return False
+        return True
+
+    def run_once(self) -> bool:
+        self.cookies = {}
+        status, _b, headers = self.request("start", "GET",
+                                           "/wizard/?utm_source=load&utm_medium=bench")
+        if status not in (200, 302):
+            return False
+        gpus = random.choice([16, 64, 256, 1024, 2048])
+        steps = [
+            ("scale", {"gpus": gpus, "gpus_per_server": 8}),
+            ("workload", {"workload": random.choice(["training", "inference", "mixed"]),
+                          "throughput_limited": "true"}),
+            ("budget", {"budget": random.choice(["sensitive", "balanced", "performance"])}),
+            ("determinism", {"determinism": "standard"}),
+            ("nic-speed", {"nic_speed": random.choice(["400", "800", "unsure"])}),
+        ]
+        for identifier, fields in steps:
+            if not self.post_step(identifier, f"/wizard/{identifier}/", fields):
+                return False
+        status, _b, _h = self.request("result", "GET", "/wizard/result/")
+        if status != 200:
+            return False
+        status, page, _h = self.request("contact", "GET", "/contact/")
+        if status != 200:
+            return False
+        text = page.decode("utf-8", "replace")
+        token, started = CSRF_INPUT.search(text), STARTED_INPUT.search(text)
+        if not token or not started:
+            self.stats.errors["contact form fields missing"] += 1
+            return False
+        n = f"{self.number}{random.randint(0, 10**6)}"
+        status, _b, headers = self.request("contact POST", "POST", "/contact/", {
+            "csrfmiddlewaretoken": token.group(1), "started": started.group(1), "website": "",
+            "name": f"压测用户{n}", "company": f"深圳测试科技{n}", "phone": "13800138000",
+            "email": f"load{n}@example.com", "role": "CTO", "timeline": "0-3m",
+            "wechat": "", "message": "", "consent": "on",
+        })
+        if status not in (302, 303):
+            if status < 500:
+                self.stats.errors[f"contact answered {status}"] += 1
+            return False
+        status, page, _h = self.follow("thanks", status, headers)
+        if status == 200:
+            with self.stats.lock:
+                self.stats.thanks += 1
+            return True
+        return False
+
+
+def drive(stats: Stats, seconds: float, during=None) -> float:
+    stop = time.monotonic() + seconds
+    def worker(number):
+        customer = Customer(stats, number)
+        while time.monotonic() < stop:
+            try:
+                customer.run_once()
+            except Exception as exc:  # noqa: BLE001 - count and go on
+                stats.errors[type(exc).__name__] += 1
+                time.sleep(0.2)
+    threads = [threading.Thread(target=worker, args=(i,), daemon=True) for i in range(USERS)]
+    started = time.monotonic()
+    for thread in threads:
+        thread.start()
+    if during:
+        during()
+    for thread in threads:
+        thread.join(timeout=seconds + 60)
+    return time.monotonic() - started
+
+
+def psql(sql: str) -> str:
+    return subprocess.run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-d", DB_NAME, "-tAc",
+                           sql], capture_output=True, text=True, check=True).stdout.strip()
+
+
+def pg(action: str):
+    subprocess.run(["pg_ctlcluster", "--skip-systemctl-redirect", PG_VERSION, "main", action]
+                   + (["-m", "fast"] if action == "stop" else []), check=True)
+
+
+def wait_for_port(timeout=120):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with socket.socket() as s:
+            if s.connect_ex((HOST, PORT)) == 0:
+                return
+        time.sleep(0.5)
+    raise SystemExit("the server did not start")
+
+
+def percentile(values, q):
+    values = sorted(values)
+    return values[min(len(values) - 1, int(round(q / 100 * (len(values) - 1))))] * 1000
+
+
+def report(title, stats: Stats, elapsed: float):
+    print(f"\n## {title}: {USERS} users, {elapsed:.0f} s")
+    print(f"requests {stats.requests}  rps {stats.requests / elapsed:.1f}  "
+          f"thank-you pages {stats.thanks}  statuses {dict(sorted(stats.status.items()))}")
+    print(f"{'step':<18}{'n':>7}{'p50 ms':>9}{'p95 ms':>9}{'p99 ms':>9}")
+    for step, values in stats.latency.items():
+        print(f"{step:<18}{len(values):>7}{percentile(values, 50):>9.0f}"
+              f"{percentile(values, 95):>9.0f}{percentile(values, 99):>9.0f}")
+    if stats.errors:
+        print("errors:", dict(stats.errors))
+
+
+def main() -> int:
+    subprocess.run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-qc",
+                    f'DROP DATABASE IF EXISTS "{DB_NAME}"'], check=True)
+    env = {**os.environ, "DATABASE_URL": DATABASE_URL, "PORT": str(PORT),
+           "LEAD_RATE_LIMIT": "0", "LEAD_MIN_FILL_SECONDS": "0", "GUNICORN_ACCESS_LOG": "",
+           "DB_POOL_MAX": "4", "DB_POOL_TIMEOUT": "5", "LOG_LEVEL": "WARNING"}
+    log_path = ROOT / "artifacts" / "load-server.log"
+    log_path.parent.mkdir(exist_ok=True)
+    server_log = log_path.open("w")
+    print(f"server log: {log_path}")
+    server = subprocess.Popen([str(ROOT / "deploy" / "serve-prod.sh")], cwd=ROOT, env=env,
+                              stdout=server_log, stderr=subprocess.STDOUT,
+                              start_new_session=True)
+    ok = True
+    try:
+        wait_for_port()
+        load = Stats()
+        elapsed = drive(load, LOAD_SECONDS)
+        report("Load", load, elapsed)
+        leads = int(psql("SELECT count(*) FROM leads_lead"))
+        five_xx = sum(n for s, n in load.status.items() if s >= 500)
+        print(f"leads in database {leads}  thank-you pages {load.thanks}  5xx {five_xx}")
+        ok &= five_xx == 0 and leads == load.thanks and load.thanks > 0
+
+        fault = Stats()
+        def outage():
+            time.sleep(FAULT_SECONDS / 2 - OUTAGE_SECONDS / 2)
+            print(f"stopping PostgreSQL for {OUTAGE_SECONDS} s", flush=True)
+            pg("stop")
+            time.sleep(OUTAGE_SECONDS)
+            pg("start")
+            print("PostgreSQL started again", flush=True)
+        before = int(psql("SELECT count(*) FROM leads_lead"))
+        elapsed = drive(fault, FAULT_SECONDS, during=outage)
+        report("Fault (PostgreSQL stopped mid-run)", fault, elapsed)
+        after = int(psql("SELECT count(*) FROM leads_lead"))
+        orphans = int(psql("SELECT count(*) FROM leads_lead WHERE wizard_session_id IS NULL "
+                           "OR sizing::text = '{}' OR answers::text = '{}'"))
+        recovered = Customer(Stats(), 0).run_once()
+        print(f"new leads {after - before}  thank-you pages {fault.thanks}  "
+              f"500s {fault.status.get(500, 0)}  503s {fault.status.get(503, 0)}  "
+              f"stack traces {fault.stack_traces + load.stack_traces}  "
+              f"half-written leads {orphans}  recovered without restart {recovered}")
+        ok &= (fault.status.get(500, 0) == 0 and fault.stack_traces == 0 and orphans == 0
+               and recovered and after - before == fault.thanks)
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=30)
+        server_log.close()
+        subprocess.run(["pg_ctlcluster", "--skip-systemctl-redirect", PG_VERSION, "main",
+                        "start"], capture_output=True)
+    print("\nRESULT", "PASS" if ok else "FAIL")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
