@@ -15,6 +15,18 @@ PASSWORD = "correct-horse-battery-9"
 
 
 @pytest.fixture(autouse=True)
+def _roles(django_db_blocker):
+    """The role groups come from a data migration; a transactional test elsewhere in the
+    suite flushes them, so make sure they exist."""
+    from django.apps import apps
+
+    from selector.staff.roles import ensure_roles
+
+    with django_db_blocker.unblock():
+        ensure_roles(apps)
+
+
+@pytest.fixture(autouse=True)
 def _clean_cache():
     cache.clear()
     yield

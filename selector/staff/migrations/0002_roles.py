@@ -3,35 +3,14 @@
 Permissions normally appear in post_migrate, after every migration; create_permissions is
 called here so the default ones for leads.Lead exist when the groups are built."""
 
-from django.contrib.auth.management import create_permissions
 from django.db import migrations
 
-from selector.staff.permissions import (
-    CUSTOM_PERMISSIONS,
-    MANAGER_PERMISSIONS,
-    MANAGERS_GROUP,
-    SALES_GROUP,
-    SALES_PERMISSIONS,
-)
+from selector.staff.permissions import MANAGERS_GROUP, SALES_GROUP
+from selector.staff.roles import ensure_roles
 
 
 def create_roles(apps, schema_editor):
-    leads_config = apps.get_app_config("leads")
-    leads_config.models_module = True
-    create_permissions(leads_config, apps=apps, verbosity=0)
-    leads_config.models_module = None
-    ContentType = apps.get_model("contenttypes", "ContentType")
-    Permission = apps.get_model("auth", "Permission")
-    Group = apps.get_model("auth", "Group")
-    lead_type = ContentType.objects.get(app_label="leads", model="lead")
-    for codename, name in CUSTOM_PERMISSIONS.items():
-        Permission.objects.get_or_create(content_type=lead_type, codename=codename,
-                                         defaults={"name": name})
-    for group_name, codenames in ((SALES_GROUP, SALES_PERMISSIONS),
-                                  (MANAGERS_GROUP, MANAGER_PERMISSIONS)):
-        group, _ = Group.objects.get_or_create(name=group_name)
-        group.permissions.set(Permission.objects.filter(content_type=lead_type,
-                                                        codename__in=codenames))
+    ensure_roles(apps)
 
 
 def remove_roles(apps, schema_editor):
