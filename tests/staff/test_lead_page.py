@@ -154,6 +154,6 @@ def test_timeline_shows_every_event_kind(client, manager, lead):
     LeadEvent.objects.create(lead=lead, kind="notified", data={"channel": "email"})
     LeadEvent.objects.create(lead=lead, kind="report_downloaded", actor=manager)
     services.lead_assign(lead=lead, owner=manager, actor=manager)
-    body = login(client, manager).get("/en" + detail(lead)).content.decode()
+    body = login(client, manager).get(f"/en/staff/leads/{lead.public_id}/").content.decode()
     for text in ("Created", "Sales notified", "Report downloaded", "Owner changed"):
         assert text in body
