@@ -204,7 +204,11 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 LOGIN_URL = "/staff/login/"
 # Sales workspace (selector.staff): login lockout per username / per IP, idle timeout.
 # ModelBackend that refuses while a username or IP is locked out (admin login included).
-AUTHENTICATION_BACKENDS = ["selector.staff.lockout.LockoutModelBackend"]
+# Plain ModelBackend stays listed so sessions and force_login(backend=...) naming it work.
+AUTHENTICATION_BACKENDS = [
+    "selector.staff.lockout.LockoutModelBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 STAFF_IDLE_TIMEOUT = env_int("STAFF_IDLE_TIMEOUT", 30 * 60, minimum=60)
 STAFF_LOCKOUT_USER_FAILURES = env_int("STAFF_LOCKOUT_USER_FAILURES", 5, minimum=1)
 STAFF_LOCKOUT_IP_FAILURES = env_int("STAFF_LOCKOUT_IP_FAILURES", 20, minimum=1)
