@@ -10,6 +10,7 @@ from django import forms
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import AuthenticationForm
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -53,9 +54,14 @@ OWNER_MINE, OWNER_NONE, OWNER_ANY = "mine", "none", "any"
 
 def staff_users():
     """Users who can own leads (members of a role, or superusers)."""
-    users = get_user_model().objects.filter(is_active=True)
-    return (users.filter(groups__name__in=[permissions.SALES_GROUP, permissions.MANAGERS_GROUP])
-            | users.filter(is_superuser=True)).distinct().order_by("username")
+    in_role = get_user_model().objects.filter(
+        groups__name__in=[permissions.SALES_GROUP, permissions.MANAGERS_GROUP]).values("pk")
+    return (get_user_model().objects.filter(is_active=True)
+            .filter(Q(pk__in=in_role) | Q(is_superuser=True)).order_by("username"))
+
+
+def owner_choices() -> list[tuple[str, str]]:
+    return [(str(pk), name) for pk, name in staff_users().values_list("pk", "username")]
 
 
 def recommendation_choices():
@@ -107,15 +113,16 @@ class LeadFilterForm(forms.Form):
                                  widget=forms.DateInput(attrs={"type": "date"}))
     sort = forms.ChoiceField(label=_("Sort"), required=False, choices=SORT_CHOICES)
 
-    def __init__(self, data=None, *, user, **kwargs):
+    def __init__(self, data=None, *, user, owners=None, **kwargs):
         super().__init__(data, **kwargs)
         self.user = user
         self.fields["recommendation"].choices = [("", _("Any recommendation"))] + \
             recommendation_choices()
         self.fields["language"].choices = [("", _("Any language"))] + list(settings.LANGUAGES)
+        owners_list = owners
         owners = [("", _("Anyone")), (OWNER_MINE, _("Mine")), (OWNER_NONE, _("Unassigned"))]
         if permissions.is_manager(user):
-            owners += [(str(u.pk), u.get_username()) for u in staff_users()]
+            owners += owner_choices() if owners_list is None else owners_list
         self.fields["owner"].choices = owners
 
     def clean(self):
@@ -145,7 +152,7 @@ class AssignForm(forms.Form):
         self.user = user
         choices = [("", _("Unassigned"))]
         if permissions.is_manager(user):
-            choices += [(str(u.pk), u.get_username()) for u in staff_users()]
+            choices += owner_choices()
         else:
             choices.append((str(user.pk), user.get_username()))
         self.fields["owner"].choices = choices
@@ -198,12 +205,11 @@ class BulkForm(forms.Form):
                                choices=[("", _("Keep status"))] + Status.choices)
     owner = forms.ChoiceField(label=_("Set owner"), required=False)
 
-    def __init__(self, data=None, **kwargs):
+    def __init__(self, data=None, *, owners=None, **kwargs):
         super().__init__(data, **kwargs)
         self.fields["owner"].choices = ([(self.KEEP, _("Keep owner")),
                                          (self.UNASSIGN, _("Unassigned"))]
-                                        + [(str(u.pk), u.get_username())
-                                           for u in staff_users()])
+                                        + (owner_choices() if owners is None else owners))
 
     def clean(self):
         data = super().clean()

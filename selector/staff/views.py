@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from selector.core.explain import FABRIC_SHORT, FIELD_LABELS, RULE_TITLES, fabric_label, value_label
 from selector.domain import Answers, Fabric, InvalidAnswers
-from selector.leads.models import Lead, LeadEvent, Status
+from selector.leads.models import Lead, LeadEvent, Score, Status
 from selector.staff import charts, export, permissions, queries, services
 from selector.staff.access import get_lead_for_user, staff_required, touch
 from selector.staff.forms import (
@@ -32,12 +32,13 @@ from selector.staff.forms import (
     LoginForm,
     NoteForm,
     StatusForm,
+    owner_choices,
 )
 
 PAGE_SIZE = 50
 # Counting every match of a broad filter over 200,000 leads costs more than the page; the
-# count stops here and the page says "10,000+" (narrow the filters to go further).
-COUNT_CAP = 10_000
+# count stops here and the page says "more than 1,000" (narrow the filters to go further).
+COUNT_CAP = 1_000
 
 
 class CappedPaginator(Paginator):
@@ -82,8 +83,8 @@ def logout(request: HttpRequest) -> HttpResponse:
 
 # --- lead list ---------------------------------------------------------------------------
 
-def _filter_form(request):
-    return LeadFilterForm(request.GET or None, user=request.user)
+def _filter_form(request, owners=None):
+    return LeadFilterForm(request.GET or None, user=request.user, owners=owners)
 
 
 def _query_without(request, *names: str) -> str:
@@ -97,7 +98,9 @@ def _query_without(request, *names: str) -> str:
 @staff_required
 @never_cache
 def lead_list(request: HttpRequest) -> HttpResponse:
-    form = _filter_form(request)
+    is_manager = permissions.is_manager(request.user)
+    owners = owner_choices() if is_manager else []
+    form = _filter_form(request, owners)
     status = 200
     page = None
     if form.is_bound and not form.is_valid():
@@ -107,6 +110,8 @@ def lead_list(request: HttpRequest) -> HttpResponse:
         qs = queries.filtered_leads(cleaned, request.user).select_related("owner").defer(
             "sizing", "message", "consent_user_agent", "landing_url", "referrer")
         page = CappedPaginator(qs, PAGE_SIZE).get_page(request.GET.get("page"))
+        page.object_list = list(page.object_list)
+        _label_rows(page.object_list)
     context = {
         "form": form,
         "page": page,
@@ -115,10 +120,10 @@ def lead_list(request: HttpRequest) -> HttpResponse:
         "sort": (form.cleaned_data.get("sort") if form.is_bound and form.is_valid() else "")
         or "-created",
         "count_cap": COUNT_CAP,
-        "is_manager": permissions.is_manager(request.user),
+        "is_manager": is_manager,
         "can_export": permissions.can_export(request.user),
-        "bulk_form": BulkForm() if permissions.can_bulk_edit(request.user) else None,
-        "fabric_short": {f.value: FABRIC_SHORT[f] for f in Fabric},
+        "bulk_form": BulkForm(owners=owners) if permissions.can_bulk_edit(request.user)
+        else None,
     }
     template = "staff/lead_list.html"
     if request.htmx and not request.htmx.history_restore_request:
@@ -126,6 +131,17 @@ def lead_list(request: HttpRequest) -> HttpResponse:
     response = render(request, template, context, status=status)
     patch_vary_headers(response, ("HX-Request",))
     return response
+
+
+def _label_rows(leads) -> None:
+    """Translated labels looked up once per page, not per row in the template."""
+    fabrics = {f.value: str(FABRIC_SHORT[f]) for f in Fabric}
+    statuses = {k: str(v) for k, v in Status.choices}
+    scores = {k: str(v) for k, v in Score.choices}
+    for lead in leads:
+        lead.recommendation_label = fabrics.get(lead.recommendation, lead.recommendation)
+        lead.status_label = statuses.get(lead.status, lead.status)
+        lead.score_label = scores.get(lead.score, lead.score)
 
 
 @require_POST
