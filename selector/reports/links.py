@@ -75,6 +75,8 @@ def staff_report_path(lead, *, web: bool = False) -> str:
 
 
 def can_download_report(user, lead) -> bool:
-    """Staff access to a lead's report. The one place to change when the sales workspace
-    brings its own access helper."""
-    return bool(user and user.is_authenticated and user.is_active and user.is_staff)
+    """Staff access to a lead's report: whoever may view the lead in the sales workspace
+    (selector.staff.permissions, the one place the roles are written)."""
+    from selector.staff.permissions import can_view
+
+    return bool(user) and can_view(user, lead)

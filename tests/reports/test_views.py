@@ -23,12 +23,23 @@ def _path(url: str) -> str:
 
 @pytest.fixture
 def staff(django_user_model):
-    return django_user_model.objects.create_user("sales", password="x" * 12, is_staff=True)
+    """A sales-role user (selector.staff roles decide report access)."""
+    from django.apps import apps
+    from django.contrib.auth.models import Group
+
+    from selector.staff.permissions import SALES_GROUP
+    from selector.staff.roles import ensure_roles
+
+    ensure_roles(apps)
+    user = django_user_model.objects.create_user("sales", password="x" * 12)
+    user.groups.add(Group.objects.get(name=SALES_GROUP))
+    return user
 
 
 @pytest.fixture
 def outsider(django_user_model):
-    return django_user_model.objects.create_user("visitor", password="x" * 12)
+    # Even Django-admin staff without a sales role may not download reports.
+    return django_user_model.objects.create_user("visitor", password="x" * 12, is_staff=True)
 
 
 def test_it_downloads_the_pdf_through_the_signed_link(client, make_lead):
@@ -124,7 +135,7 @@ def test_everyone_else_gets_404_on_the_staff_url(client, make_lead, outsider, wh
     assert not LeadEvent.objects.filter(kind="report_downloaded").exists()
 
 
-def test_can_download_report_is_staff_only(make_lead, staff, outsider):
+def test_can_download_report_follows_the_sales_roles(make_lead, staff, outsider):
     from django.contrib.auth.models import AnonymousUser
 
     lead = make_lead()
