@@ -1,0 +1,167 @@
+"""Every URL in the URLconf, walked as anonymous, outsider, sales and manager.
+
+EXPECTED holds the access decision for each named URL (GET status per persona). A view
+added to the URLconf without an entry here fails `test_every_url_has_an_access_decision`,
+so nobody can add a page without deciding who may see it. Admin URLs are checked as a
+group: none of the four personas is Django-admin staff, so every admin page sends them
+to the admin login.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.apps import apps
+from django.contrib.auth.models import Group, User
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+
+from selector.domain import Answers
+from selector.staff.permissions import MANAGERS_GROUP, SALES_GROUP
+from selector.staff.roles import ensure_roles
+from tests.staff.conftest import make_lead
+
+PERSONAS = ("anonymous", "outsider", "sales", "manager")
+A, O, S, M = PERSONAS  # noqa: E741
+
+# name -> (kwargs builder key, {persona: expected GET status}); "all" applies to everyone.
+EXPECTED: dict[str, dict] = {
+    "healthz": {"all": 200},
+    "set_language": {"all": 302},
+    "api-recommend": {"all": 400},  # no parameters: a 400 with the field errors
+    "api-fabric": {"all": 400},
+    "api-openapi": {"all": 200},
+    "robots_txt": {"all": 200},
+    "sitemap_xml": {"all": 200},
+    "home": {"all": 200},
+    "public:faq": {"all": 200},
+    "public:comparison": {"all": 200},
+    "wizard:start": {"all": 302},  # creates the wizard session, then the first step
+    "wizard:step": {"all": 200},
+    "wizard:result": {"all": 302},  # incomplete answers: back to the first open step
+    "wizard:shared": {"all": 200},
+    "leads:contact": {"all": 302},  # no finished wizard: back to the wizard
+    "leads:thanks": {"all": 302},  # nothing submitted in this session
+    "leads:privacy": {"all": 200},
+    "reports:customer": {"all": 200},  # the signed link is the credential
+    "reports:customer_web": {"all": 200},
+    "reports:staff": {A: 404, O: 404, S: 200, M: 200},
+    "reports:staff_web": {A: 404, O: 404, S: 200, M: 200},
+    "staff:login": {"all": 200},
+    "staff:logout": {A: 405, O: 405, S: 405, M: 405},  # POST only
+    "staff:lead_list": {A: 302, O: 404, S: 200, M: 200},
+    "staff:dashboard": {A: 302, O: 404, S: 200, M: 200},
+    "staff:lead_detail": {A: 302, O: 404, S: 200, M: 200},
+    # POST-only actions refuse GET before anything else (their POSTs are checked per
+    # persona in tests/staff/test_personas.py and below).
+    "staff:lead_bulk": {"all": 405},
+    "staff:lead_status": {"all": 405},
+    "staff:lead_note": {"all": 405},
+    "staff:lead_assign": {"all": 405},
+    "staff:lead_delete": {A: 302, O: 404, S: 403, M: 200},  # confirmation page
+    "staff:export_csv": {A: 302, O: 404, S: 403, M: 200},
+    "staff:export_xlsx": {A: 302, O: 404, S: 403, M: 200},
+}
+
+
+def _patterns(patterns=None, namespace="", route=""):
+    """(name with namespace, full route text) of every URL pattern."""
+    for pattern in patterns if patterns is not None else get_resolver().url_patterns:
+        text = route + str(pattern.pattern).lstrip("^").rstrip("$")
+        if isinstance(pattern, URLResolver):
+            inner = namespace + (f"{pattern.namespace}:" if pattern.namespace else "")
+            yield from _patterns(pattern.url_patterns, inner, text)
+        elif isinstance(pattern, URLPattern):
+            yield namespace + (pattern.name or ""), text
+
+
+def test_every_url_has_an_access_decision():
+    routes = list(_patterns())
+    undecided = sorted({name for name, _ in routes
+                        if not name.startswith("admin:") and name not in EXPECTED})
+    assert not undecided, f"views without an access decision in EXPECTED: {undecided}"
+    unnamed = [route for name, route in routes if not name]
+    assert not unnamed, f"unnamed URL patterns outside the admin cannot be checked: {unnamed}"
+
+
+@pytest.fixture
+def world(db, content):
+    ensure_roles(apps)
+    users = {
+        "outsider": User.objects.create_user("outsider", password="pw-outsider-123"),
+        "sales": User.objects.create_user("sales", password="pw-sales-12345"),
+        "manager": User.objects.create_user("manager", password="pw-manager-123"),
+    }
+    users["sales"].groups.add(Group.objects.get(name=SALES_GROUP))
+    users["manager"].groups.add(Group.objects.get(name=MANAGERS_GROUP))
+    lead = make_lead()
+    return users, lead
+
+
+def _url(name: str, lead) -> str:
+    from selector.reports import links
+    from selector.wizard.sharing import share_token
+
+    kwargs = {
+        "wizard:step": {"identifier": "scale"},
+        "wizard:shared": {"token": share_token(Answers(gpus=64))},
+        "reports:customer": {"token": links.make_token(lead)},
+        "reports:customer_web": {"token": links.make_token(lead)},
+    }.get(name)
+    if kwargs is None and name.startswith(("reports:staff", "staff:lead_")) \
+            and name != "staff:lead_list" and name != "staff:lead_bulk":
+        kwargs = {"public_id": lead.public_id}
+    return reverse(name, kwargs=kwargs) if kwargs else reverse(name)
+
+
+def _login(client, users, persona):
+    if persona != "anonymous":
+        client.force_login(users[persona])
+
+
+@pytest.mark.parametrize("persona", PERSONAS)
+def test_each_url_answers_each_persona_as_decided(client, world, persona):
+    users, lead = world
+    _login(client, users, persona)
+    wrong = {}
+    for name, expected in EXPECTED.items():
+        want = expected.get(persona, expected.get("all"))
+        response = client.get(_url(name, lead))
+        if response.status_code != want:
+            wrong[name] = (response.status_code, want)
+        if persona in ("anonymous", "outsider") and name.startswith("staff:") \
+                and name != "staff:login":
+            body = response.content.decode(errors="replace")
+            assert lead.name not in body and lead.company not in body, name
+    assert not wrong, f"{persona}: {{name: (got, expected)}} = {wrong}"
+
+
+def _admin_urls():
+    """Every admin route, with sample values for its parameters (the admin checks access
+    before it looks at them)."""
+    for name, route in _patterns():
+        if not name.startswith("admin:"):
+            continue
+        route = re.sub(r"\(\?P<app_label>[^)]*\)", "content", route)
+        route = re.sub(r"\(\?P<url>[^)]*\)", "no-such-page/", route)
+        route = re.sub(r"<[^>]+>", "1", route)
+        yield name, "/" + route
+
+
+@pytest.mark.parametrize("persona", PERSONAS)
+def test_no_persona_reaches_the_admin(client, world, persona):
+    """Sales work in /staff/; the admin (content, users) is for admin staff only."""
+    users, _lead = world
+    _login(client, users, persona)
+    reached = {}
+    for name, url in _admin_urls():
+        response = client.get(url)
+        if name in ("admin:login", "admin:logout"):
+            continue
+        if name == "admin:view_on_site":  # content-type redirect, no admin data
+            ok = response.status_code in (302, 404)
+        else:
+            ok = response.status_code in (301, 302) and "/admin/login/" in response["Location"]
+        if not ok:
+            reached[name] = response.status_code
+    assert not reached, f"{persona} reached admin pages: {reached}"
