@@ -31,6 +31,7 @@ def run():
         created_at,
         default_fetcher,
         font_config,
+        fonts_stylesheet,
         html_to_pdf,
         jsonld_bytes,
         render_html,
@@ -49,7 +50,7 @@ def run():
     def one_page():
         document = HTML(string=ONE_PAGE, base_url=ASSET_BASE_URL,
                         url_fetcher=default_fetcher()).render(
-            font_config=font_config(), stylesheets=[stylesheet()])
+            font_config=font_config(), stylesheets=[fonts_stylesheet(), stylesheet()])
         return document.write_pdf(), len(document.pages)
 
     for _ in range(WARMUP):

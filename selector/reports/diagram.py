@@ -18,7 +18,7 @@ ROW_H = 42
 BOX_W, BOX_H = 50, 20
 LEFT = 118
 MAX_BOXES = 8
-FONT = "Noto Sans CJK SC, Noto Sans, sans-serif"
+FONT = "Noto Sans CJK SC Report, Noto Sans CJK SC, Noto Sans, sans-serif"
 
 
 def _xs(count: int) -> list[float]:

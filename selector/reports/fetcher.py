@@ -107,3 +107,19 @@ class StaticOnlyFetcher(URLFetcher):
 
     def open(self, url, data=None, timeout=None):  # pragma: no cover - not used by WeasyPrint
         raise FetchRefused("opening URLs is not allowed")
+
+
+class FontFileFetcher(StaticOnlyFetcher):
+    """Serves exactly the given font files (the report's own cut-down fonts, see
+    ``selector.reports.fonts``); used only for the stylesheet that declares them."""
+
+    def __init__(self, paths):
+        super().__init__()
+        self.allowed = {Path(p).resolve().as_uri(): Path(p).resolve() for p in paths}
+
+    def fetch(self, url, headers=None):
+        path = self.allowed.get(url)
+        if path is None:
+            raise FetchRefused("not a report font")
+        return URLFetcherResponse(url, body=path.read_bytes(),
+                                  headers={"Content-Type": "font/otf"})

@@ -39,8 +39,14 @@ from selector.content.models import (
 from selector.core import explain
 from selector.core.results import FabricOption, Result, compute_result
 from selector.domain import Answers, Fabric
+from selector.reports import fonts
 from selector.reports.diagram import fabric_svg
-from selector.reports.fetcher import ASSET_BASE_URL, StaticOnlyFetcher, asset_url
+from selector.reports.fetcher import (
+    ASSET_BASE_URL,
+    FontFileFetcher,
+    StaticOnlyFetcher,
+    asset_url,
+)
 
 # Bump when the template, the CSS or the context change in a way that alters the PDF:
 # it is part of every cache key, so old cached PDFs stop being served.
@@ -348,6 +354,16 @@ def _stylesheet(path: str, mtime: float):
                url_fetcher=default_fetcher())
 
 
+@lru_cache(maxsize=1)
+def fonts_stylesheet():
+    """@font-face rules for the cut-down report fonts (empty without them)."""
+    from weasyprint import CSS
+
+    paths = fonts.available_fonts()
+    return CSS(string=fonts.font_face_css(), font_config=font_config(),
+                url_fetcher=FontFileFetcher(paths.values()))
+
+
 def stylesheet():
     """The parsed print CSS; parsed again only when the file changes."""
     import os
@@ -395,7 +411,7 @@ def html_to_pdf(html: str, *, attachment: bytes, created: datetime, language: st
     from weasyprint import HTML, Attachment
 
     fetcher = fetcher or default_fetcher()
-    stylesheets = [stylesheet(), page_css(language)]
+    stylesheets = [fonts_stylesheet(), stylesheet(), page_css(language)]
     with _lock:  # one render at a time per process: WeasyPrint shares the font map
         document = HTML(string=html, base_url=ASSET_BASE_URL, url_fetcher=fetcher).render(
             font_config=font_config(), stylesheets=stylesheets, cache=_image_cache)
