@@ -13,7 +13,7 @@ DEB_PACKAGES := libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-noto-
 PO_FILES := $(shell find selector -path '*/LC_MESSAGES/*' -name django.po)
 MO_FILES := $(PO_FILES:.po=.mo)
 
-.PHONY: help install install-dev system-deps run test bench lint fmt messages report-screenshots serve-prod load
+.PHONY: help install install-dev system-deps run test bench lint fmt messages report-screenshots serve-prod load pdf-soak
 
 help:
 	@echo "make run    - install, migrate, load content, serve on http://127.0.0.1:$(PORT)/"
@@ -72,6 +72,10 @@ serve-prod: install
 # It stops the local PostgreSQL for 10 s in the middle: run it on a dev machine only.
 load: install-dev
 	$(PY) bench/load.py
+
+# PDF worker memory over 500 consecutive renders (a few minutes).
+pdf-soak: install-dev
+	$(PY) bench/pdf_soak.py
 
 bench: install-dev
 	$(PY) bench/run.py
