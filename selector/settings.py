@@ -219,10 +219,14 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
+    # Signed report links (/report/<token>/) never reach the logs (selector.reports).
+    "filters": {"report_tokens": {"()": "selector.reports.logfilters.RedactReportTokens"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     "loggers": {
         "django.db.backends": {"level": "WARNING"},
+        "django.request": {"filters": ["report_tokens"]},
+        "django.server": {"filters": ["report_tokens"]},
         "weasyprint": {"level": "WARNING"},
         "fontTools": {"level": "WARNING"},
     },
@@ -235,6 +239,7 @@ SELECTOR_BRAND = _("Shenhua Tiancheng")
 REPORT_LINK_MAX_AGE = env_int("REPORT_LINK_MAX_AGE", 30 * 24 * 3600, minimum=60)
 REPORT_RENDER_TIMEOUT = env_int("REPORT_RENDER_TIMEOUT", 20, minimum=1)
 REPORT_CACHE_SECONDS = env_int("REPORT_CACHE_SECONDS", 30 * 24 * 3600, minimum=60)
+REPORT_PRERENDER = env_bool("REPORT_PRERENDER", True)  # render the PDF when a lead is created
 
 # Background tasks (Django 6 django.tasks). "immediate" runs a task inside the request
 # (development, tests); "database" stores it for `manage.py db_worker` (production).

@@ -7,6 +7,7 @@ os.environ.setdefault("SECRET_KEY", "tests-only-secret-key-not-used-anywhere-els
 os.environ.setdefault("DEBUG", "0")
 os.environ.setdefault("SECURE_SSL_REDIRECT", "0")
 os.environ.setdefault("STATIC_PLAIN", "1")
+os.environ.setdefault("REPORT_PRERENDER", "0")  # tests/reports turn it on where needed
 
 from selector.settings import *  # noqa: E402,F403
 

@@ -121,6 +121,7 @@ def lead_create(
                                  data={"score": lead.score, "language": language})
         public_id = str(lead.public_id)
         transaction.on_commit(lambda: schedule_notifications(public_id), robust=True)
+        transaction.on_commit(lambda: schedule_report_prerender(public_id), robust=True)
     logger.info("lead created %s (%s)", lead.report_number, lead.public_id)
     return lead, True
 
@@ -136,6 +137,13 @@ def schedule_notifications(lead_public_id: str) -> None:
         channels.append("webhook")
     for channel in channels:
         notify_lead.enqueue(lead_public_id, channel)
+
+
+def schedule_report_prerender(lead_public_id: str) -> None:
+    """Render the lead's PDF into the report cache in the background (selector.reports)."""
+    from selector.reports.tasks import schedule_prerender
+
+    schedule_prerender(lead_public_id)
 
 
 def lead_delete(*, lead: Lead) -> None:

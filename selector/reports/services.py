@@ -102,9 +102,35 @@ def report_pdf(lead, language: str | None = None) -> tuple[bytes, ReportData]:
     pdf = cache.get(key)
     if pdf is None:
         pdf = render_pdf_bounded(data, ref=lead.public_id.hex)
-        cache.set(key, pdf, timeout=int(getattr(settings, "REPORT_CACHE_SECONDS",
-                                                CACHE_SECONDS)))
+        seconds = int(getattr(settings, "REPORT_CACHE_SECONDS", CACHE_SECONDS))
+        cache.set(key, pdf, timeout=seconds)
+        _remember_key(lead, key, seconds)
     return pdf, data
+
+
+def _index_key(lead) -> str:
+    return f"reports:keys:{lead.public_id.hex}"
+
+
+def _remember_key(lead, key: str, seconds: int) -> None:
+    """Every cache key holding one of the lead's PDFs (any language or version), so
+    deleting the lead can delete them all (the PDFs carry the customer's name)."""
+    index = _index_key(lead)
+    keys = cache.get(index) or []
+    if key not in keys:
+        cache.set(index, [*keys[-15:], key], timeout=seconds)
+
+
+def delete_cached_reports(lead) -> None:
+    """LEAD_DELETE_HOOKS entry: drop the lead's cached PDFs now and again after commit
+    (in case a download re-cached one meanwhile)."""
+
+    def drop() -> None:
+        index = _index_key(lead)
+        cache.delete_many([*(cache.get(index) or []), index])
+
+    drop()
+    transaction.on_commit(drop, robust=True)
 
 
 def generate(lead) -> tuple[str, str, bytes]:
