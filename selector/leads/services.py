@@ -120,8 +120,7 @@ def lead_create(
         LeadEvent.objects.create(lead=lead, kind=LeadEvent.Kind.CREATED,
                                  data={"score": lead.score, "language": language})
         public_id = str(lead.public_id)
-        transaction.on_commit(lambda: schedule_notifications(public_id), robust=True)
-        transaction.on_commit(lambda: schedule_report_prerender(public_id), robust=True)
+        transaction.on_commit(lambda: _after_commit(public_id), robust=True)
     logger.info("lead created %s (%s)", lead.report_number, lead.public_id)
     return lead, True
 
@@ -137,6 +136,14 @@ def schedule_notifications(lead_public_id: str) -> None:
         channels.append("webhook")
     for channel in channels:
         notify_lead.enqueue(lead_public_id, channel)
+
+
+def _after_commit(lead_public_id: str) -> None:
+    """A new lead's side effects: sales notifications, then the report pre-render."""
+    try:
+        schedule_notifications(lead_public_id)
+    finally:
+        schedule_report_prerender(lead_public_id)
 
 
 def schedule_report_prerender(lead_public_id: str) -> None:
