@@ -48,7 +48,24 @@ def new_page(browser, live_server):
     yield make
     for context in contexts:
         context.close()  # closing twice is harmless
-    assert not problems, problems
+    assert not _without_aborted_requests(problems), problems
+
+
+def _without_aborted_requests(problems: list[str]) -> list[str]:
+    """htmx logs an aborted request (an inline-validation request cut short because the
+    visitor already moved on) as two console errors, htmx:sendAbort and the failed
+    htmx:afterRequest. That is the browser being quicker than the network, not a fault:
+    drop each abort and one afterRequest per abort; anything else still fails."""
+    aborts = sum("htmx:sendAbort" in p for p in problems)
+    kept = []
+    for problem in problems:
+        if "htmx:sendAbort" in problem:
+            continue
+        if aborts and "htmx:afterRequest" in problem:
+            aborts -= 1
+            continue
+        kept.append(problem)
+    return kept
 
 
 @pytest.fixture
