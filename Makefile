@@ -77,8 +77,12 @@ load: install-dev
 pdf-soak: install-dev
 	$(PY) bench/pdf_soak.py
 
+# Benchmarks run on the local PostgreSQL (the figures the issues ask for are PostgreSQL
+# figures); BENCH_DATABASE_URL=sqlite:///bench.sqlite3 for SQLite. BENCH_LOAD=0 skips
+# the load/fault test and the PDF soak (together about 10 minutes).
+BENCH_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/selector_bench
 bench: install-dev
-	$(PY) bench/run.py
+	DATABASE_URL=$(BENCH_DATABASE_URL) TEST_DATABASE_NAME=test_selector_bench DB_POOL=0 $(PY) bench/run.py
 
 lint: install-dev
 	$(VENV)/bin/ruff check .

@@ -219,7 +219,19 @@ def percentile(values, q):
     return values[min(len(values) - 1, int(round(q / 100 * (len(values) - 1))))] * 1000
 
 
-def report(title, stats: Stats, elapsed: float):
+def metric(name, value, unit):
+    """A machine-readable figure for `make bench` (bench/bench_load.py collects them)."""
+    print(f"METRIC {name} {value} {unit}", flush=True)
+
+
+def report(title, stats: Stats, elapsed: float, prefix: str = "load"):
+    metric(f"{prefix}_rps", f"{stats.requests / elapsed:.1f}", "1/s")
+    for step in ("scale POST", "workload POST", "result", "contact POST", "thanks"):
+        values = stats.latency.get(step)
+        if values:
+            key = step.replace(" POST", "_post").replace("-", "_")
+            metric(f"{prefix}_{key}_p95", f"{percentile(values, 95):.0f}", "ms")
+            metric(f"{prefix}_{key}_p99", f"{percentile(values, 99):.0f}", "ms")
     print(f"\n## {title}: {USERS} users, {elapsed:.0f} s")
     print(f"requests {stats.requests}  rps {stats.requests / elapsed:.1f}  "
           f"thank-you pages {stats.thanks}  statuses {dict(sorted(stats.status.items()))}")
@@ -253,6 +265,9 @@ def main() -> int:
         leads = int(psql("SELECT count(*) FROM leads_lead"))
         five_xx = sum(n for s, n in load.status.items() if s >= 500)
         print(f"leads in database {leads}  thank-you pages {load.thanks}  5xx {five_xx}")
+        metric("load_5xx", five_xx, "responses")
+        metric("load_thank_you_pages", load.thanks, "pages")
+        metric("load_leads_minus_thank_you_pages", leads - load.thanks, "leads")
         ok &= five_xx == 0 and leads == load.thanks and load.thanks > 0
 
         fault = Stats()
@@ -265,7 +280,7 @@ def main() -> int:
             print("PostgreSQL started again", flush=True)
         before = int(psql("SELECT count(*) FROM leads_lead"))
         elapsed = drive(fault, FAULT_SECONDS, during=outage)
-        report("Fault (PostgreSQL stopped mid-run)", fault, elapsed)
+        report("Fault (PostgreSQL stopped mid-run)", fault, elapsed, prefix="fault")
         after = int(psql("SELECT count(*) FROM leads_lead"))
         orphans = int(psql("SELECT count(*) FROM leads_lead WHERE wizard_session_id IS NULL "
                            "OR sizing::text = '{}' OR answers::text = '{}'"))
@@ -274,6 +289,10 @@ def main() -> int:
               f"500s {fault.status.get(500, 0)}  503s {fault.status.get(503, 0)}  "
               f"stack traces {fault.stack_traces + load.stack_traces}  "
               f"half-written leads {orphans}  recovered without restart {recovered}")
+        metric("fault_500s", fault.status.get(500, 0), "responses")
+        metric("fault_503s", fault.status.get(503, 0), "responses")
+        metric("fault_half_written_leads", orphans, "leads")
+        metric("fault_recovered_without_restart", int(bool(recovered)), "bool")
         ok &= (fault.status.get(500, 0) == 0 and fault.stack_traces == 0 and orphans == 0
                and recovered and after - before == fault.thanks)
     finally:

@@ -24,6 +24,7 @@ MODULES = [
     "bench.bench_leads",
     "bench.bench_reports",
     "bench.bench_staff",
+    "bench.bench_load",  # last: it restarts PostgreSQL
 ]
 
 
@@ -52,7 +53,8 @@ def main() -> int:
             for metric, value, unit in module.run():
                 if isinstance(value, float):
                     value = f"{value:.4g}" if abs(value) < 1000 else f"{value:.0f}"
-                print(f"{metric} {value} {unit}", flush=True)
+                # One table for every issue's figures: name, value, unit, aligned.
+                print(f"{metric:<44} {value:>12} {unit}", flush=True)
             print(f"# {name} took {time.perf_counter() - started:.1f} s", file=sys.stderr)
     finally:
         teardown_databases(old, verbosity=0)
