@@ -4,7 +4,11 @@ exports) and the dashboard figures."""
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
+from collections import defaultdict
 
+from django.core.cache import cache
+from django.db import connection
 from django.db.models import Count, Q, QuerySet
 from django.db.models.functions import TruncWeek
 from django.utils import timezone
@@ -14,6 +18,7 @@ from selector.core.explain import FABRIC_SHORT
 from selector.domain import Fabric
 from selector.leads.models import Lead
 from selector.staff.forms import OWNER_MINE, OWNER_NONE, SCALE_RANGES, SORTS
+from selector.staff.search import search_term, search_text
 from selector.wizard.models import WizardSession
 from selector.wizard.steps import STEPS
 
@@ -58,11 +63,7 @@ def filtered_leads(cleaned: dict, user) -> QuerySet[Lead]:
         qs = qs.filter(created_at__lt=day_start(cleaned["created_to"] + dt.timedelta(days=1)))
     q = (cleaned.get("q") or "").strip()
     if len(q) >= SEARCH_ANYWHERE_MIN:
-        # icontains on four columns; on PostgreSQL each is served by a trigram GIN index on
-        # UPPER(column) (migration staff/0003), so this stays fast at 200,000 leads.
-        term = q.replace(" ", "") if q.replace(" ", "").lstrip("+").isdigit() else q
-        qs = qs.filter(Q(name__icontains=q) | Q(company__icontains=q)
-                       | Q(phone__icontains=term) | Q(email__icontains=q))
+        qs = search_anywhere(qs, q)
     elif q:
         # 1 or 2 characters (a surname, a two-character Chinese name, a city): trigrams need
         # three, so match the start of the name or company instead (B-tree, staff/0004).
@@ -70,36 +71,100 @@ def filtered_leads(cleaned: dict, user) -> QuerySet[Lead]:
     return qs.order_by(*SORTS[cleaned.get("sort") or "-created"])
 
 
+def search_anywhere(qs: QuerySet[Lead], q: str) -> QuerySet[Lead]:
+    """Leads whose name, company, e-mail or phone contains ``q`` (3+ characters).
+
+    PostgreSQL: one LIKE over selector.staff.search.search_text(), served by its trigram
+    index (staff/0005): one posting-list lookup and one recheck per candidate row instead
+    of four ORed column scans. Elsewhere (SQLite): icontains per column."""
+    term = search_term(q)
+    if connection.vendor == "postgresql":
+        return qs.alias(search=search_text()).filter(search__contains=term)
+    return qs.filter(Q(name__icontains=q) | Q(company__icontains=q)
+                     | Q(phone__icontains=term) | Q(email__icontains=q))
+
+
 # --- dashboard ---------------------------------------------------------------------------
+#
+# Two passes in all, each one GROUP BY with FILTER clauses over a covering index
+# (staff/0004): the sessions of the period by utm_source, and the leads of the period by
+# (week, recommendation, utm_source). The funnel, leads per week, recommendation mix and
+# conversion by source are folded from those rows in Python (a few thousand at most).
+# The figures (numbers only, no translated words) are cached for DASHBOARD_CACHE_SECONDS
+# per (period, source); the page says when they were computed.
 
-def _sessions(since, source: str) -> QuerySet[WizardSession]:
-    qs = WizardSession.objects.filter(created_at__gte=since)
-    if source:
-        qs = qs.filter(utm_source=source)
-    return qs
+DASHBOARD_CACHE_SECONDS = 60
+TOP_SOURCES = 10
 
 
-def funnel(start: dt.date, end: dt.date, source: str = "") -> list[dict]:
-    """Wizard sessions started in the period: how many reached each step and the result,
-    and the leads created in the period (from sessions of that source), with the drop-off
-    from the previous stage.
+def dashboard_cache_key(start: dt.date, end: dt.date, source: str) -> str:
+    digest = hashlib.sha256(source.encode()).hexdigest()[:16]  # any text, bounded key
+    return f"staff:dashboard:v1:{start.isoformat()}:{end.isoformat()}:{digest}"
 
-    Not selector.leads.queries.funnel: that counts leads through a sessions-to-leads join,
-    which at 400,000 sessions costs more than the whole dashboard budget. Here it is one
-    aggregate over the sessions' covering index plus one count on the leads' index."""
+
+def dashboard_figures(start: dt.date, end: dt.date, source: str = "", *,
+                      use_cache: bool = True) -> dict:
+    """The dashboard's numbers for the period [start, end] (local days) and source,
+    from the cache when computed in the last minute."""
+    key = dashboard_cache_key(start, end, source)
+    figures = cache.get(key) if use_cache else None
+    if figures is None:
+        figures = _compute_figures(start, end, source)
+        cache.set(key, figures, DASHBOARD_CACHE_SECONDS)
+    return figures
+
+
+def _compute_figures(start: dt.date, end: dt.date, source: str) -> dict:
     since, until = day_start(start), day_start(end + dt.timedelta(days=1))
-    counts = {f"step{i}": Count("pk", filter=Q(furthest_step__gte=i))
-              for i in range(2, len(STEPS) + 1)}
-    row = _sessions(since, source).filter(created_at__lt=until).aggregate(
-        started=Count("*"), results=Count("pk", filter=Q(result_at__isnull=False)), **counts)
+    steps = range(2, len(STEPS) + 1)
+    sessions = WizardSession.objects.filter(created_at__gte=since, created_at__lt=until)
     leads = Lead.objects.filter(created_at__gte=since, created_at__lt=until)
     if source:
+        sessions = sessions.filter(utm_source=source)
         leads = leads.filter(utm_source=source)
-    labels = [(row["started"], STEPS[0].label)]
-    labels += [(row[f"step{i}"], step.label) for i, step in enumerate(STEPS[1:], 2)]
-    labels += [(row["results"], _("Result")), (leads.count(), _("Lead"))]
+    session_rows = list(
+        sessions.values("utm_source").annotate(
+            # count(created_at): a column of the covering index, so index-only.
+            started=Count("*"), results=Count("created_at", filter=Q(result_at__isnull=False)),
+            **{f"step{i}": Count("created_at", filter=Q(furthest_step__gte=i))
+               for i in steps})
+        .order_by())
+    lead_rows = list(
+        leads.annotate(week=TruncWeek("created_at")).values_list(
+            "week", "recommendation", "utm_source").annotate(n=Count("*")).order_by())
+    funnel = {"started": 0, "results": 0, **{f"step{i}": 0 for i in steps}}
+    for row in session_rows:
+        for name in funnel:
+            funnel[name] += row[name]
+    weeks: dict = defaultdict(int)
+    mix: dict = defaultdict(int)
+    per_source: dict = defaultdict(int)
+    for week, recommendation, utm_source, n in lead_rows:
+        weeks[week] += n
+        mix[recommendation] += n
+        per_source[utm_source] += n
+    top = sorted(session_rows, key=lambda r: (-r["started"], r["utm_source"]))[:TOP_SOURCES]
+    return {
+        "computed_at": timezone.now(),
+        "funnel": [funnel["started"], *(funnel[f"step{i}"] for i in steps),
+                   funnel["results"], sum(mix.values())],
+        "weeks": sorted(weeks.items()),
+        "mix": sorted(mix.items(), key=lambda kv: (-kv[1], kv[0])),
+        "sources": [(r["utm_source"], r["started"], r["results"],
+                     per_source.get(r["utm_source"], 0)) for r in top],
+    }
+
+
+def funnel(figures: dict) -> list[dict]:
+    """Wizard sessions started in the period: how many reached each step and the result,
+    and the leads created in the period (of that source), with the drop-off from the
+    previous stage.
+
+    Not selector.leads.queries.funnel: that counts leads through a sessions-to-leads join,
+    which at 400,000 sessions costs more than the whole dashboard budget."""
+    labels = [step.label for step in STEPS] + [_("Result"), _("Lead")]
     stages, previous = [], None
-    for count, label in labels:
+    for count, label in zip(figures["funnel"], labels, strict=True):
         drop = None if previous is None else previous - count
         rate = None if not previous else round(100 * drop / previous, 1)
         stages.append({"label": label, "count": count, "drop": drop, "drop_pct": rate})
@@ -107,45 +172,25 @@ def funnel(start: dt.date, end: dt.date, source: str = "") -> list[dict]:
     return stages
 
 
-def leads_per_week(since, source: str = "") -> list[dict]:
-    qs = Lead.objects.filter(created_at__gte=since)
-    if source:
-        qs = qs.filter(utm_source=source)
-    rows = (qs.annotate(week=TruncWeek("created_at")).values("week")
-            .annotate(count=Count("*")).order_by("week"))
-    return [{"label": timezone.localdate(r["week"]).isoformat() if isinstance(
-        r["week"], dt.datetime) else str(r["week"]), "count": r["count"]} for r in rows]
+def leads_per_week(figures: dict) -> list[dict]:
+    return [{"label": timezone.localdate(week).isoformat() if isinstance(week, dt.datetime)
+             else str(week), "count": n} for week, n in figures["weeks"]]
 
 
-def recommendation_mix(since, source: str = "") -> list[dict]:
-    qs = Lead.objects.filter(created_at__gte=since)
-    if source:
-        qs = qs.filter(utm_source=source)
-    rows = qs.values("recommendation").annotate(count=Count("*")).order_by("-count")
+def recommendation_mix(figures: dict) -> list[dict]:
     out = []
-    for r in rows:
+    for key, n in figures["mix"]:
         try:
-            label = str(FABRIC_SHORT[Fabric(r["recommendation"])])
+            label = str(FABRIC_SHORT[Fabric(key)])
         except ValueError:
-            label = r["recommendation"]
-        out.append({"key": r["recommendation"], "label": label, "count": r["count"]})
+            label = key
+        out.append({"key": key, "label": label, "count": n})
     return out
 
 
-def conversion_by_source(since, source: str = "", limit: int = 10) -> list[dict]:
+def conversion_by_source(figures: dict) -> list[dict]:
     """Sessions and results per utm_source (top sources by sessions) and the leads
     created in the period with that source (Lead.utm_source is copied from its session)."""
-    rows = list(_sessions(since, source).values("utm_source")
-                .annotate(sessions=Count("*"),
-                          results=Count("pk", filter=Q(result_at__isnull=False)))
-                .order_by("-sessions")[:limit])
-    leads = Lead.objects.filter(created_at__gte=since,
-                                utm_source__in=[r["utm_source"] for r in rows])
-    per_source = dict(leads.values_list("utm_source").annotate(n=Count("*")).order_by())
-    out = []
-    for r in rows:
-        n = per_source.get(r["utm_source"], 0)
-        rate = round(100 * n / r["sessions"], 1) if r["sessions"] else 0.0
-        out.append({"source": r["utm_source"], "sessions": r["sessions"],
-                    "results": r["results"], "leads": n, "rate": rate})
-    return out
+    return [{"source": src, "sessions": sessions, "results": results, "leads": n,
+             "rate": round(100 * n / sessions, 1) if sessions else 0.0}
+            for src, sessions, results, n in figures["sources"]]

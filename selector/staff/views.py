@@ -4,6 +4,8 @@ through selector.staff.services."""
 
 from __future__ import annotations
 
+import uuid
+
 from django.contrib import messages
 from django.contrib.auth import views as auth_views
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -36,19 +38,50 @@ from selector.staff.forms import (
 )
 
 PAGE_SIZE = 50
+_ZERO_UUID = uuid.UUID(int=0)
 # Counting every match of a broad filter over 200,000 leads costs more than the page; the
 # count stops here and the page says "more than 1,000" (narrow the filters to go further).
 COUNT_CAP = 1_000
 
 
+# The columns the list's table shows (and the owner's username): the rest of the row,
+# the big JSON snapshot above all, stays in the database.
+LIST_COLUMNS = ("public_id", "report_number", "created_at", "name", "company", "answers",
+                "recommendation", "score", "status", "utm_source", "owner__username")
+
+
 class CappedPaginator(Paginator):
+    """Pages of a lead list whose count stops at COUNT_CAP + 1.
+
+    One unordered probe, ``SELECT id ... LIMIT cap + 1`` (nothing to sort to count, so a
+    broad filter stops at its first matches and a narrow search reads only its trigram
+    candidates), gives the count. When it found them all (a narrow filter), the page is
+    read by primary key from those ids, sorted in the database: the page query cannot
+    then walk the created_at index through 200,000 rows looking for 50 rare matches.
+    Only when there are more than the cap (matches are dense) is the page the plain
+    ORDER BY ... LIMIT query."""
+
+    def __init__(self, object_list, per_page, **kwargs):
+        super().__init__(object_list, per_page, **kwargs)
+        self.probe = list(object_list.order_by().values_list("pk", flat=True)[: COUNT_CAP + 1])
+
     @cached_property
     def count(self) -> int:
-        return self.object_list[: COUNT_CAP + 1].count()
+        return len(self.probe)
 
     @property
     def capped(self) -> bool:
         return self.count > COUNT_CAP
+
+    def page(self, number):
+        page = super().page(number)
+        if not self.capped:
+            bottom = (page.number - 1) * self.per_page
+            page.object_list = self.object_list.filter(pk__in=self.probe)[
+                bottom:bottom + self.per_page]
+        return page
+
+
 PIPELINE = [Status.NEW, Status.CONTACTED, Status.QUALIFIED, Status.PROPOSAL, Status.WON,
             Status.LOST]
 
@@ -107,8 +140,8 @@ def lead_list(request: HttpRequest) -> HttpResponse:
         status = 400
     else:
         cleaned = form.cleaned_data if form.is_bound else {}
-        qs = queries.filtered_leads(cleaned, request.user).select_related("owner").defer(
-            "sizing", "message", "consent_user_agent", "landing_url", "referrer")
+        qs = (queries.filtered_leads(cleaned, request.user).select_related("owner")
+              .only(*LIST_COLUMNS))
         page = CappedPaginator(qs, PAGE_SIZE).get_page(request.GET.get("page"))
         page.object_list = list(page.object_list)
         _label_rows(page.object_list)
@@ -134,7 +167,10 @@ def lead_list(request: HttpRequest) -> HttpResponse:
 
 
 def _label_rows(leads) -> None:
-    """Translated labels looked up once per page, not per row in the template."""
+    """Translated labels and the detail link made once per page, not per row in the
+    template (one reverse() and a string replace instead of fifty reverse() calls)."""
+    placeholder = str(_ZERO_UUID)
+    detail_url = reverse("staff:lead_detail", args=[placeholder])
     fabrics = {f.value: str(FABRIC_SHORT[f]) for f in Fabric}
     statuses = {k: str(v) for k, v in Status.choices}
     scores = {k: str(v) for k, v in Score.choices}
@@ -142,6 +178,7 @@ def _label_rows(leads) -> None:
         lead.recommendation_label = fabrics.get(lead.recommendation, lead.recommendation)
         lead.status_label = statuses.get(lead.status, lead.status)
         lead.score_label = scores.get(lead.score, lead.score)
+        lead.detail_url = detail_url.replace(placeholder, str(lead.public_id))
 
 
 @require_POST
@@ -382,13 +419,14 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         form.is_valid()
     start, end = form.dates()
     source = form.cleaned_data.get("source") or ""
-    since = queries.day_start(start)
-    stages = queries.funnel(start, end, source)
-    weeks = queries.leads_per_week(since, source)
-    mix = queries.recommendation_mix(since, source)
-    sources = queries.conversion_by_source(since, source)
+    figures = queries.dashboard_figures(start, end, source)
+    stages = queries.funnel(figures)
+    weeks = queries.leads_per_week(figures)
+    mix = queries.recommendation_mix(figures)
+    sources = queries.conversion_by_source(figures)
     context = {
         "form": form,
+        "computed_at": figures["computed_at"],
         "stages": stages,
         "funnel_chart": charts.horizontal_bars([(s["label"], s["count"]) for s in stages]),
         "weeks": weeks,

@@ -1,0 +1,132 @@
+"""The list's search text stays in step with the leads, the list's capped count, and the
+dashboard's figures cache. Run on SQLite and on PostgreSQL (DATABASE_URL): on PostgreSQL
+the search goes through the trigram expression index of staff/0005."""
+
+import datetime as dt
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from selector.leads.models import Lead
+from selector.staff import queries, services
+from selector.staff.search import INDEX_NAME, search_term
+
+from .conftest import login, make_lead
+
+URL = "/en/staff/"
+
+
+def found(client, q: str, **params) -> set[str]:
+    response = client.get(URL, {"q": q, **params})
+    assert response.status_code == 200
+    return {lead.name for lead in response.context["page"].object_list}
+
+
+@pytest.mark.parametrize("typed,term", [
+    ("+86 139-1111 2222", "8613911112222"), ("139 1111", "1391111"),
+    ("Alice@Nimbus", "alice@nimbus"), ("云智数据", "云智数据")])
+def test_search_terms_are_normalised(typed, term):
+    assert search_term(typed) == term
+
+
+def test_it_finds_leads_by_any_field_and_follows_updates(client, sales):
+    lead = make_lead(name="Alice Zhang", company="Nimbus Compute", phone="+8613911112222",
+                     email="alice@nimbus.example")
+    make_lead(name="王芳", company="上海云智数据科技有限公司")
+    login(client, sales)
+    for q in ("alice zh", "NIMBUS COM", "alice@nimbus", "139 1111 2222", "+8613911112222",
+              "nimbus.example"):
+        assert found(client, q) == {"Alice Zhang"}, q
+    assert found(client, "云智数据") == {"王芳"}
+
+    Lead.objects.filter(pk=lead.pk).update(name="Alicia Wong", company="Orbit Labs")
+    assert found(client, "alice zh") == set()
+    assert found(client, "orbit lab") == {"Alicia Wong"}
+    assert found(client, "alicia") == {"Alicia Wong"}
+
+
+def test_a_lead_deleted_on_request_is_no_longer_found(client, manager):
+    lead = make_lead(name="Delete Me", email="delete.me@example.cn")
+    login(client, manager)
+    assert found(client, "delete.me") == {"Delete Me"}
+    services.lead_delete_on_request(lead=lead, actor=manager, reason="customer asked")
+    assert found(client, "delete.me") == set()
+
+
+def test_search_treats_like_wildcards_as_text(client, sales):
+    make_lead(name="100% Ltd", company="Percent")
+    make_lead(name="Under_score", company="x")
+    make_lead(name="Other", company="Plain")
+    login(client, sales)
+    assert found(client, "100%") == {"100% Ltd"}
+    assert found(client, "r_s") == {"Under_score"}
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL index")
+def test_the_search_uses_the_trigram_index(db):
+    for n in range(30):
+        make_lead(name=f"Lead {n}", email=f"x{n}@example.cn")
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE leads_lead")
+        cursor.execute("SET LOCAL enable_seqscan = off")
+        # The expression in the query is the indexed one (else only a scan could serve it).
+        plan = queries.search_anywhere(Lead.objects.order_by(), "lead 1").explain()
+    assert INDEX_NAME in plan
+
+
+def test_the_count_is_one_capped_probe_and_narrow_pages_read_by_id(client, sales,
+                                                                   monkeypatch):
+    from selector.staff import views
+
+    monkeypatch.setattr(views, "COUNT_CAP", 3)
+    monkeypatch.setattr(views, "PAGE_SIZE", 2)
+    for n in range(5):
+        make_lead(name=f"Broad {n}")
+    make_lead(name="Narrow 1", company="Needle One")
+    make_lead(name="Narrow 2", company="Needle Two")
+    login(client, sales)
+    with CaptureQueriesContext(connection) as ctx:
+        response = client.get(URL, {"q": "broad"})
+    paginator = response.context["page"].paginator
+    assert paginator.capped and paginator.count == 4
+    probes = [q["sql"] for q in ctx.captured_queries if "LIMIT 4" in q["sql"]]
+    assert len(probes) == 1 and "ORDER BY" not in probes[0]
+    assert len(response.context["page"].object_list) == 2
+
+    response = client.get(URL, {"q": "needle", "sort": "name"})
+    page = response.context["page"]
+    assert not page.paginator.capped and page.paginator.count == 2
+    assert [lead.name for lead in page.object_list] == ["Narrow 1", "Narrow 2"]
+    response = client.get(URL, {"q": "needle", "sort": "-created"})
+    assert [lead.name for lead in response.context["page"].object_list] == [
+        "Narrow 2", "Narrow 1"]
+
+
+def test_the_list_reads_only_the_columns_it_shows(client, sales):
+    make_lead(sizing={"big": "x" * 1000}, message="private message")
+    login(client, sales)
+    with CaptureQueriesContext(connection) as ctx:
+        client.get(URL)
+    page_sql = [q["sql"] for q in ctx.captured_queries if "leads_lead" in q["sql"]]
+    assert page_sql and not any('"sizing"' in sql or '"message"' in sql for sql in page_sql)
+
+
+def test_dashboard_figures_are_cached_for_a_minute_and_dated(client, sales):
+    make_lead(utm_source="wechat")
+    login(client, sales)
+    first = client.get("/en/staff/dashboard/")
+    assert sum(w["count"] for w in first.context["weeks"]) == 1
+    assert "Updated at " in first.content.decode()
+    make_lead(utm_source="wechat")
+    with CaptureQueriesContext(connection) as ctx:
+        again = client.get("/en/staff/dashboard/")
+    assert sum(w["count"] for w in again.context["weeks"]) == 1  # cached
+    assert not any("leads_lead" in q["sql"] for q in ctx.captured_queries)
+    # Another period or source is another entry; a fresh computation sees the new lead.
+    other = client.get("/en/staff/dashboard/?period=30")
+    assert sum(w["count"] for w in other.context["weeks"]) == 2
+    end = timezone.localdate()
+    fresh = queries.dashboard_figures(end - dt.timedelta(days=89), end, use_cache=False)
+    assert fresh["funnel"][-1] == 2
