@@ -4,6 +4,7 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
+from selector.domain import Fabric
 from selector.leads.models import Lead
 from selector.wizard.models import WizardSession
 from selector.wizard.steps import RESULT_INDEX
@@ -78,4 +79,4 @@ def test_seed_demo_creates_bilingual_leads_and_sessions(db, content):
     assert len(months) > 3
     lead = Lead.objects.first()
     assert lead.sizing.get("recommended") or lead.sizing.get("recommended_error") is not None \
-        or lead.recommendation == "standard"
+        or lead.recommendation == Fabric.STANDARD  # no fabric to size
