@@ -1,11 +1,13 @@
 from django.conf import settings
+from django.utils.functional import SimpleLazyObject
 
 
 def site(request):
-    """Values every page template needs: the public base URL and, lazily, the company."""
+    """Values every page template needs: the public base URL and the company profile,
+    fetched at most once per request and only where a template uses it."""
     from selector.content.models import CompanyProfile
 
     return {
         "SITE_URL": settings.SITE_URL,
-        "company": CompanyProfile.current,  # callable: evaluated only where a template uses it
+        "company": SimpleLazyObject(CompanyProfile.current),
     }
