@@ -21,6 +21,17 @@ from selector.domain import (
 )
 
 ROCE_FABRICS = (Fabric.ROCE_400, Fabric.ROCE_800)
+# FAQ topics (content FaqEntry.topics) that explain each rule's answer; "compare" always
+# applies and "lossless" for every RoCE result. One table for the result page and the PDF.
+RULE_FAQ_TOPICS = {
+    "R1": {"scale"},
+    "R2": {"determinism"},
+    "R3": {"scale", "lossless"},
+    "R4": {"workload", "speed"},
+    "R5": {"budget"},
+    "R6": {"speed", "scale"},
+    "R7": {"budget", "speed"},
+}
 DEFAULT_CABLE_M = 100  # the domain.md §4 worked example (PFC headroom at 100 m)
 
 
@@ -54,6 +65,13 @@ class Result:
     @property
     def is_roce(self) -> bool:
         return self.decision.recommendation in ROCE_FABRICS
+
+    @property
+    def faq_topics(self) -> set[str]:
+        topics = {"compare"} | RULE_FAQ_TOPICS[self.decision.rule]
+        if self.is_roce:
+            topics.add("lossless")
+        return topics
 
 
 def _option(fabric: Fabric, answers: Answers, catalogue: Sequence[SwitchSpec]) -> FabricOption:

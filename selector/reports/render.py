@@ -59,18 +59,6 @@ JSONLD_NAME = "report.jsonld"
 
 LANGUAGES = ("zh-hans", "en")
 
-# FAQ topics per decision rule (selector.domain.decision RULES), plus "compare" always.
-RULE_TOPICS = {
-    "R1": {"scale"},
-    "R2": {"determinism"},
-    "R3": {"scale", "lossless"},
-    "R4": {"workload", "speed"},
-    "R5": {"budget"},
-    "R6": {"speed", "scale"},
-    "R7": {"budget", "lossless"},
-}
-
-
 @dataclass(frozen=True)
 class ReportData:
     """Everything a report needs that is specific to one customer."""
@@ -202,10 +190,7 @@ def _answer_rows(answers: Answers) -> list[tuple[str, str]]:
 
 
 def faq_topics(result: Result) -> set[str]:
-    topics = {"compare"} | RULE_TOPICS.get(result.decision.rule, set())
-    if result.is_roce:
-        topics.add("lossless")
-    return topics
+    return result.faq_topics
 
 
 def _highlight(fabric: Fabric) -> str:

@@ -19,17 +19,6 @@ from selector.core.results import Result
 from selector.domain import RULES_BY_ID, Fabric
 from selector.wizard.steps import STEPS, _as_data, asks_throughput
 
-# FAQ topics relevant to each rule (FaqEntry.topics); "compare" always applies.
-RULE_TOPICS = {
-    "R1": {"scale"},
-    "R2": {"determinism"},
-    "R3": {"scale", "lossless"},
-    "R4": {"workload", "speed"},
-    "R5": {"budget"},
-    "R6": {"speed", "scale"},
-    "R7": {"budget", "speed"},
-}
-
 
 @dataclass(frozen=True)
 class AnswerRow:
@@ -70,9 +59,7 @@ def answer_rows(result: Result) -> list[AnswerRow]:
 
 def result_context(result: Result) -> dict:
     decision = result.decision
-    topics = set(RULE_TOPICS[decision.rule]) | {"compare"}
-    if result.is_roce:
-        topics.add("lossless")
+    topics = result.faq_topics
     return {
         "result": result,
         "decision": decision,
