@@ -12,35 +12,15 @@ from selector.domain import Answers, decide
 from selector.public.tree import LEAF_ANSWERS
 from selector.wizard.models import WizardSession
 
-os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # Playwright's sync API runs an event loop
-
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 ARTIFACTS = os.path.join(os.path.dirname(__file__), "..", "..", "artifacts")
 
 
-@pytest.fixture(scope="module")
-def public_browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS,
-                                    headless=True)
-        yield browser
-        browser.close()
-
-
 @pytest.fixture
-def public_page(public_browser, live_server):
-    context = public_browser.new_context(base_url=live_server.url)
-    page = context.new_page()
+def public_page(new_page):
+    """A fresh Chromium page (tests/browser/conftest.py: no other host, no CSP errors)."""
+    page = new_page()
     page.set_default_timeout(15_000)
-    foreign = []
-    page.on("request", lambda r: None if r.url.startswith(live_server.url)
-            or r.url.startswith("data:") else foreign.append(r.url))
-    yield page
-    context.close()
-    assert not foreign, f"requests to another host: {foreign}"
+    return page
 
 
 @pytest.mark.browser
