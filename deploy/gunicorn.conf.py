@@ -15,7 +15,7 @@ keepalive = 5
 # Recycle workers now and then so a slow leak (e.g. in a native PDF library) stays bounded.
 max_requests = int(os.environ.get("GUNICORN_MAX_REQUESTS", "2000"))
 max_requests_jitter = 200
-accesslog = os.environ.get("GUNICORN_ACCESS_LOG", "-")
+accesslog = os.environ.get("GUNICORN_ACCESS_LOG", "-") or None  # "" turns it off
 # No query strings in the access log: they can carry answers or UTM tags, never PII, but
 # keep the log lean and predictable.
 access_log_format = '%(h)s "%(m)s %(U)s" %(s)s %(B)s %(M)sms'
