@@ -8,13 +8,11 @@ the JSON string or the script element.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
 from django.conf import settings
-from django.core.serializers.json import DjangoJSONEncoder
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import translation
@@ -23,25 +21,9 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
 from selector.content.models import CompanyProfile, ContentBlock, FaqEntry
+from selector.core.jsonld import dumps
 
 CONTEXT = "https://schema.org"
-
-# <, > and & as \u escapes keep "</script>" and "<!--" out of the HTML parser's sight;
-# U+2028/2029 are line terminators in older JavaScript parsers. The JSON value is unchanged.
-_ESCAPES = {
-    ord("<"): "\\u003C",
-    ord(">"): "\\u003E",
-    ord("&"): "\\u0026",
-    0x2028: "\\u2028",
-    0x2029: "\\u2029",
-}
-
-
-def dumps(data: object) -> str:
-    """JSON text that is safe inside a <script> element (see _ESCAPES)."""
-    text = json.dumps(data, cls=DjangoJSONEncoder, ensure_ascii=False, separators=(",", ":"))
-    return text.translate(_ESCAPES)
-
 
 def script_tag(nodes: Sequence[dict]) -> SafeString:
     """One ``application/ld+json`` data block holding ``nodes`` as an ``@graph``.

@@ -37,6 +37,7 @@ from selector.content.models import (
     Switch,
 )
 from selector.core import explain
+from selector.core.jsonld import dumps
 from selector.core.results import FabricOption, Result, compute_result
 from selector.domain import Answers, Fabric
 from selector.reports import fonts
@@ -202,12 +203,8 @@ def _highlight(fabric: Fabric) -> str:
 
 
 def _safe_json(value: dict) -> SafeString:
-    """JSON for a <script type="application/ld+json"> element: no "<", ">" or "&" can
-    close the element or open a comment, whatever the strings contain."""
-    text = json.dumps(value, ensure_ascii=False, sort_keys=False, indent=None)
-    text = text.translate({ord("<"): "\\u003c", ord(">"): "\\u003e", ord("&"): "\\u0026",
-                           0x2028: "\\u2028", 0x2029: "\\u2029"})
-    return mark_safe(text)  # noqa: S308 - escaped above
+    """JSON for the web version's <script type="application/ld+json"> element."""
+    return mark_safe(dumps(value))  # noqa: S308 - selector.core.jsonld escapes < > &
 
 
 def created_at(data: ReportData) -> datetime:
