@@ -51,7 +51,7 @@ from selector.reports.fetcher import (
 
 # Bump when the template, the CSS or the context change in a way that alters the PDF:
 # it is part of every cache key, so old cached PDFs stop being served.
-REPORT_VERSION = "2026-11-30.2"
+REPORT_VERSION = "2026-11-30.3"
 TEMPLATE = "reports/report.html"
 CSS_PATH = "css/report.css"
 LOGO_PATH = "img/logo.svg"
@@ -390,12 +390,14 @@ class RenderedPdf:
 def html_to_pdf(html: str, *, attachment: bytes, created: datetime, language: str,
                 fetcher: StaticOnlyFetcher | None = None) -> RenderedPdf:
     """WeasyPrint only (no database): safe to run in a worker thread."""
-    from weasyprint import HTML, Attachment
+    from weasyprint import Attachment
+
+    from selector.reports.document import ReportHTML
 
     fetcher = fetcher or default_fetcher()
     stylesheets = [fonts_stylesheet(), stylesheet(), page_css(language)]
     with _lock:  # one render at a time per process: WeasyPrint shares the font map
-        document = HTML(string=html, base_url=ASSET_BASE_URL, url_fetcher=fetcher).render(
+        document = ReportHTML(html, base_url=ASSET_BASE_URL, url_fetcher=fetcher).render(
             font_config=font_config(), stylesheets=stylesheets, cache=_image_cache)
         # Attachments come only from us: drop anything a <link rel=attachment> declared.
         document.metadata.attachments = []

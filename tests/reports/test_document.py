@@ -1,0 +1,106 @@
+"""selector.reports.document.ReportHTML (fast XML parse, the report's own user-agent
+stylesheet) prints exactly what WeasyPrint's own parser and stylesheet print: same pages,
+same text on each page, same outline, for every sample report in both languages."""
+
+from datetime import datetime
+from io import BytesIO
+
+import pytest
+from pypdf import PdfReader
+from weasyprint import HTML
+
+from selector.reports.document import ReportHTML
+from selector.reports.fetcher import ASSET_BASE_URL
+from selector.reports.render import (
+    default_fetcher,
+    font_config,
+    fonts_stylesheet,
+    html_to_pdf,
+    page_css,
+    render_html,
+    stylesheet,
+)
+from selector.reports.samples import SAMPLE_ANSWERS, sample_report
+
+from .conftest import pdf_text, squash
+
+pytestmark = pytest.mark.django_db
+
+
+def _pdf(document_class, html: str, language: str) -> bytes:
+    document = document_class(string=html, base_url=ASSET_BASE_URL,
+                              url_fetcher=default_fetcher()).render(
+        font_config=font_config(),
+        stylesheets=[fonts_stylesheet(), stylesheet(), page_css(language)])
+    return document.write_pdf()
+
+
+def _titles(items) -> list:
+    """The outline as nested lists of titles."""
+    return [_titles(item) if isinstance(item, list) else item.title for item in items]
+
+
+def _flat(titles) -> list[str]:
+    return [t for item in titles for t in (_flat(item) if isinstance(item, list) else [item])]
+
+
+def _shape(pdf: bytes) -> tuple[int, list[str], list]:
+    reader = PdfReader(BytesIO(pdf))
+    return (len(reader.pages), [page.extract_text() for page in reader.pages],
+            _titles(reader.outline))
+
+
+@pytest.mark.parametrize("kind", sorted(SAMPLE_ANSWERS))
+@pytest.mark.parametrize("language", ["zh-hans", "en"])
+def test_it_prints_what_weasyprint_itself_prints(content, kind, language):
+    html = render_html(sample_report(language, kind), web=False)
+    fast = ReportHTML(html, base_url=ASSET_BASE_URL, url_fetcher=default_fetcher())
+    assert fast.parsed_as_xml, "the report template must stay well-formed XHTML"
+
+    pages, texts, outline = _shape(_pdf(ReportHTML, html, language))
+    ref_pages, ref_texts, ref_outline = _shape(_pdf(HTML, html, language))
+
+    assert pages == ref_pages
+    assert texts == ref_texts
+    assert outline == ref_outline
+    assert len(_flat(outline)) >= 5  # the cover title and the numbered sections
+
+
+def test_html_that_is_not_xml_falls_back_to_the_html_parser(content):
+    html = render_html(sample_report("en", "roce"), web=False)
+    not_xml = html.replace("<br />", "<br>")
+    document = ReportHTML(not_xml, base_url=ASSET_BASE_URL, url_fetcher=default_fetcher())
+    assert not document.parsed_as_xml
+    assert _shape(_pdf(ReportHTML, not_xml, "en")) == _shape(_pdf(ReportHTML, html, "en"))
+
+
+def test_a_control_character_still_renders(content):
+    # The lead form refuses control characters; the renderer must not fail on one anyway.
+    data = sample_report("en", "roce", customer_name="Jane\x01Smith")
+    html = render_html(data, web=False)
+    assert not ReportHTML(html, base_url=ASSET_BASE_URL,
+                          url_fetcher=default_fetcher()).parsed_as_xml
+    rendered = html_to_pdf(html, attachment=b"{}", created=datetime(2026, 11, 30),
+                           language="en")
+    assert rendered.pages == _shape(_pdf(ReportHTML, render_html(
+        sample_report("en", "roce"), web=False), "en"))[0]
+
+
+def test_markup_in_customer_text_stays_text_on_the_fast_path(content):
+    data = sample_report("en", "roce", customer_company='<b>Acme</b> & "Sons" </html>')
+    html = render_html(data, web=False)
+    assert ReportHTML(html, base_url=ASSET_BASE_URL,
+                      url_fetcher=default_fetcher()).parsed_as_xml
+    rendered = html_to_pdf(html, attachment=b"{}", created=datetime(2026, 11, 30),
+                           language="en")
+    assert squash('<b>Acme</b> & "Sons" </html>') in squash(pdf_text(rendered.content))
+
+
+def test_entity_declarations_never_reach_the_xml_parser(content):
+    html = ('<!DOCTYPE html [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;">]>'
+            "<html><body><p>&b;</p></body></html>")
+    document = ReportHTML(html, base_url=ASSET_BASE_URL, url_fetcher=default_fetcher())
+    assert not document.parsed_as_xml
+    rendered = html_to_pdf(html, attachment=b"{}", created=datetime(2026, 11, 30),
+                           language="en")
+    assert "aaaaaaaaaa" not in pdf_text(rendered.content)
