@@ -7,4 +7,9 @@ class StaffConfig(AppConfig):
     verbose_name = _("Sales workspace")
 
     def ready(self):
-        from selector.staff import lockout  # noqa: F401  (login signal receivers)
+        from selector.staff import (
+            lockout,  # noqa: F401  (login signal receivers)
+            rollup,
+        )
+
+        rollup.connect()  # writes that change a past day's dashboard counts

@@ -19,6 +19,7 @@ from selector.domain import DEFAULT_CATALOGUE, Answers, Budget, Determinism, Wor
 from selector.leads.models import Lead, LeadEvent, Status, Timeline
 from selector.leads.privacy import PRIVACY_NOTICE_VERSION
 from selector.leads.scoring import score_lead
+from selector.staff import rollup
 from selector.wizard.models import WizardSession
 from selector.wizard.steps import RESULT_INDEX
 
@@ -226,6 +227,8 @@ def seed(*, leads: int, sessions: int = 0, months: int = 12, seed: int | None = 
                     "utm_content": ""})
             writer.sessions(rows)
     writer.finish()
+    rollup.reset()  # bulk loads send no model signals
+    rollup.warm(days=31 * months + 1)
     return leads, leads + others
 
 

@@ -9,8 +9,7 @@ from collections import defaultdict
 
 from django.core.cache import cache
 from django.db import connection
-from django.db.models import Count, Q, QuerySet
-from django.db.models.functions import TruncWeek
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -18,8 +17,8 @@ from selector.core.explain import FABRIC_SHORT
 from selector.domain import Fabric
 from selector.leads.models import Lead
 from selector.staff.forms import OWNER_MINE, OWNER_NONE, SCALE_RANGES, SORTS
+from selector.staff.rollup import STEP_INDEXES, period_counts
 from selector.staff.search import search_term, search_text
-from selector.wizard.models import WizardSession
 from selector.wizard.steps import STEPS
 
 # Shorter search terms match the beginning of name / company only (see filtered_leads).
@@ -86,12 +85,11 @@ def search_anywhere(qs: QuerySet[Lead], q: str) -> QuerySet[Lead]:
 
 # --- dashboard ---------------------------------------------------------------------------
 #
-# Two passes in all, each one GROUP BY with FILTER clauses over a covering index
-# (staff/0004): the sessions of the period by utm_source, and the leads of the period by
-# (week, recommendation, utm_source). The funnel, leads per week, recommendation mix and
-# conversion by source are folded from those rows in Python (a few thousand at most).
-# The figures (numbers only, no translated words) are cached for DASHBOARD_CACHE_SECONDS
-# per (period, source); the page says when they were computed.
+# The funnel, leads per week, recommendation mix and conversion by source are folded in
+# Python from daily counts per (day, utm_source): stored for past days, counted live for
+# today (selector.staff.rollup), a few thousand rows for a year. The figures (numbers
+# only, no translated words) are also cached for DASHBOARD_CACHE_SECONDS per (period,
+# source); the page says when they were computed.
 
 DASHBOARD_CACHE_SECONDS = 60
 TOP_SOURCES = 10
@@ -99,7 +97,7 @@ TOP_SOURCES = 10
 
 def dashboard_cache_key(start: dt.date, end: dt.date, source: str) -> str:
     digest = hashlib.sha256(source.encode()).hexdigest()[:16]  # any text, bounded key
-    return f"staff:dashboard:v1:{start.isoformat()}:{end.isoformat()}:{digest}"
+    return f"staff:dashboard:v2:{start.isoformat()}:{end.isoformat()}:{digest}"
 
 
 def dashboard_figures(start: dt.date, end: dt.date, source: str = "", *,
@@ -115,43 +113,32 @@ def dashboard_figures(start: dt.date, end: dt.date, source: str = "", *,
 
 
 def _compute_figures(start: dt.date, end: dt.date, source: str) -> dict:
-    since, until = day_start(start), day_start(end + dt.timedelta(days=1))
-    steps = range(2, len(STEPS) + 1)
-    sessions = WizardSession.objects.filter(created_at__gte=since, created_at__lt=until)
-    leads = Lead.objects.filter(created_at__gte=since, created_at__lt=until)
-    if source:
-        sessions = sessions.filter(utm_source=source)
-        leads = leads.filter(utm_source=source)
-    session_rows = list(
-        sessions.values("utm_source").annotate(
-            # count(created_at): a column of the covering index, so index-only.
-            started=Count("*"), results=Count("created_at", filter=Q(result_at__isnull=False)),
-            **{f"step{i}": Count("created_at", filter=Q(furthest_step__gte=i))
-               for i in steps})
-        .order_by())
-    lead_rows = list(
-        leads.annotate(week=TruncWeek("created_at")).values_list(
-            "week", "recommendation", "utm_source").annotate(n=Count("*")).order_by())
-    funnel = {"started": 0, "results": 0, **{f"step{i}": 0 for i in steps}}
-    for row in session_rows:
-        for name in funnel:
-            funnel[name] += row[name]
+    """Folded from the daily counts (selector.staff.rollup): stored for past days, live for
+    today."""
+    funnel = {"started": 0, "results": 0, "steps": [0] * len(STEP_INDEXES)}
     weeks: dict = defaultdict(int)
     mix: dict = defaultdict(int)
-    per_source: dict = defaultdict(int)
-    for week, recommendation, utm_source, n in lead_rows:
-        weeks[week] += n
-        mix[recommendation] += n
-        per_source[utm_source] += n
-    top = sorted(session_rows, key=lambda r: (-r["started"], r["utm_source"]))[:TOP_SOURCES]
+    per_source: dict = defaultdict(lambda: [0, 0, 0])  # sessions, results, leads
+    for counts in period_counts(start, end, source):
+        funnel["started"] += counts.started
+        funnel["results"] += counts.results
+        funnel["steps"] = [a + b for a, b in zip(funnel["steps"], counts.steps, strict=True)]
+        week = counts.day - dt.timedelta(days=counts.day.weekday())
+        totals = per_source[counts.utm_source]
+        totals[0] += counts.started
+        totals[1] += counts.results
+        for recommendation, n in counts.leads.items():
+            weeks[week] += n
+            mix[recommendation] += n
+            totals[2] += n
+    top = sorted(((src, *t) for src, t in per_source.items() if t[0]),
+                 key=lambda r: (-r[1], r[0]))[:TOP_SOURCES]
     return {
         "computed_at": timezone.now(),
-        "funnel": [funnel["started"], *(funnel[f"step{i}"] for i in steps),
-                   funnel["results"], sum(mix.values())],
+        "funnel": [funnel["started"], *funnel["steps"], funnel["results"], sum(mix.values())],
         "weeks": sorted(weeks.items()),
         "mix": sorted(mix.items(), key=lambda kv: (-kv[1], kv[0])),
-        "sources": [(r["utm_source"], r["started"], r["results"],
-                     per_source.get(r["utm_source"], 0)) for r in top],
+        "sources": top,
     }
 
 
