@@ -8,6 +8,8 @@ import uuid
 
 from django.conf import settings
 from django.db import models
+from django.db.models.fields.json import KT
+from django.db.models.functions import Cast
 from django.utils.translation import gettext_lazy as _
 
 
@@ -55,6 +57,12 @@ class Lead(models.Model):
 
     # What the visitor was shown (Answers.to_dict(), decision, compute_result snapshot).
     answers = models.JSONField(_("answers"))
+    # The answers' total GPUs as a column (answers never change after creation): the staff
+    # list filters on it and exports it, and reading it from the JSON costs a TOAST fetch
+    # per row on PostgreSQL (leads_lead keeps its JSON out of line, see staff/0004).
+    gpus = models.GeneratedField(
+        expression=Cast(KT("answers__gpus"), models.IntegerField()),
+        output_field=models.IntegerField(_("total GPUs")), db_persist=True)
     recommendation = models.CharField(_("recommendation"), max_length=40)
     rule = models.CharField(_("rule"), max_length=10)
     engine_version = models.CharField(_("engine version"), max_length=40)
@@ -95,6 +103,7 @@ class Lead(models.Model):
             models.Index(fields=["-created_at"], name="lead_created_idx"),
             models.Index(fields=["language"], name="lead_language_idx"),
             models.Index(fields=["utm_source"], name="lead_utm_source_idx"),
+            models.Index(fields=["gpus", "-created_at"], name="lead_gpus_created_idx"),
         ]
 
     def __str__(self) -> str:

@@ -59,7 +59,7 @@ COLUMNS = (
     ("utm_campaign", "utm_campaign"),
     ("message", _("Message")),
 )
-FIELDS = tuple(name for name, _label in COLUMNS if name != "gpus") + ("answers__gpus",)
+FIELDS = tuple(name for name, _label in COLUMNS)
 
 
 def is_dangerous(text: str) -> bool:
@@ -94,7 +94,7 @@ def rows(queryset) -> Iterator[list]:
     for values in queryset.values_list(*FIELDS).iterator(chunk_size=CHUNK_SIZE):
         row = []
         for name, _label in COLUMNS:
-            value = values[index["answers__gpus" if name == "gpus" else name]]
+            value = values[index[name]]
             if name == "created_at":
                 value = value.astimezone(tz).strftime("%Y-%m-%d %H:%M")
             elif name in labels:

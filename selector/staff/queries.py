@@ -47,9 +47,9 @@ def filtered_leads(cleaned: dict, user) -> QuerySet[Lead]:
         qs = qs.filter(owner_id=int(owner))
     if cleaned.get("scale"):
         low, high = SCALE_RANGES[cleaned["scale"]]
-        qs = qs.filter(answers__gpus__gte=low)
+        qs = qs.filter(gpus__gte=low)
         if high is not None:
-            qs = qs.filter(answers__gpus__lte=high)
+            qs = qs.filter(gpus__lte=high)
     if cleaned.get("language"):
         qs = qs.filter(language=cleaned["language"])
     if cleaned.get("source"):
