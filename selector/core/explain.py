@@ -110,6 +110,32 @@ _REASONS = {
 assert set(_REASONS) == set(REASON_KEYS), "every reason key needs a sentence"
 
 
+# The remarks the report's checklist prints beside each value: the specific part of its
+# source in selector.domain.tuning.SOURCES (the citation itself stays as published).
+TUNING_REMARKS = {
+    "PFC is IEEE 802.1Qbb, enabled on switch priority 3":
+        gettext_lazy("PFC is IEEE 802.1Qbb, enabled on switch priority 3"),
+    "RoCE traffic DSCP 26 -> priority 3": gettext_lazy("RoCE traffic DSCP 26 -> priority 3"),
+    "CNP DSCP 48 -> priority 6, strict priority":
+        gettext_lazy("CNP DSCP 48 -> priority 6, strict priority"),
+    "ECN (RFC 3168) min threshold 150 KB on the RoCE queue":
+        gettext_lazy("ECN (RFC 3168) min threshold 150 KB on the RoCE queue"),
+    "ECN (RFC 3168) max threshold 1.5 MB on the RoCE queue":
+        gettext_lazy("ECN (RFC 3168) max threshold 1.5 MB on the RoCE queue"),
+    "ECN marking probability 100 %": gettext_lazy("ECN marking probability 100 %"),
+    "BDP = RTT x bandwidth": gettext_lazy("BDP = RTT x bandwidth"),
+    "PFC watchdog breaks PFC deadlocks and pause storms":
+        gettext_lazy("PFC watchdog breaks PFC deadlocks and pause storms"),
+    "CNP on priority 6, strict priority": gettext_lazy("CNP on priority 6, strict priority"),
+    "Assumed fabric round-trip time": gettext_lazy("Assumed fabric round-trip time"),
+}
+
+
+def tuning_remark(text: str) -> str:
+    """A checklist remark in the active language (as written when it has no translation)."""
+    return str(TUNING_REMARKS.get(text, text))
+
+
 def fabric_label(code: Fabric | str) -> str:
     return str(FABRIC_LABELS[Fabric(code)])
 

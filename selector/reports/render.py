@@ -172,7 +172,7 @@ def _tuning_rows(result: Result) -> tuple[list[dict], list[str]]:
         citation = max(parts, key=len)
         if citation not in refs:
             refs.append(citation)
-        remark = "; ".join(p for p in parts if p is not citation)
+        remark = "; ".join(explain.tuning_remark(p) for p in parts if p is not citation)
         out.append({"label": label, "value": value, "ref": refs.index(citation) + 1,
                     "remark": remark})
     return out, refs

@@ -143,3 +143,24 @@ def test_safe_json_cannot_close_the_script_element():
     text = str(_safe_json({"x": "</script><script>alert(1)</script> & <!--"}))
     assert "<" not in text and ">" not in text and "&" not in text
     assert json.loads(text)["x"] == "</script><script>alert(1)</script> & <!--"
+
+
+def test_every_checklist_remark_is_translated(content):
+    """The Chinese report prints each value's remark in Chinese; only the citations (the
+    published documents' own titles) stay as written."""
+    from selector.domain.tuning import SOURCES
+    from selector.reports.render import _split_top_level
+
+    remarks = set()
+    for text in SOURCES.values():
+        parts = _split_top_level(text)
+        citation = max(parts, key=len)
+        remarks.update(p for p in parts if p is not citation)
+    assert remarks == set(explain.TUNING_REMARKS)
+    with translation.override("zh-hans"):
+        for remark in remarks:
+            assert explain.tuning_remark(remark) != remark, remark
+    data = sample_report("zh-hans", "roce")
+    text = squash(pdf_text(render_pdf_document(data).content))
+    assert squash("PFC 看门狗可打破 PFC 死锁与暂停风暴") in text
+    assert "breaksPFCdeadlocks" not in text
