@@ -51,7 +51,7 @@ from selector.reports.fetcher import (
 
 # Bump when the template, the CSS or the context change in a way that alters the PDF:
 # it is part of every cache key, so old cached PDFs stop being served.
-REPORT_VERSION = "2026-11-30.3"
+REPORT_VERSION = "2026-11-30.4"
 TEMPLATE = "reports/report.html"
 CSS_PATH = "css/report.css"
 LOGO_PATH = "img/logo.svg"
