@@ -22,3 +22,9 @@ class LeadAdmin(admin.ModelAdmin):
                        "consent_given_at", "consent_notice_version", "consent_user_agent",
                        "created_at", "updated_at")
     inlines = [LeadEventInline]
+
+    def has_delete_permission(self, request, obj=None):
+        # A lead is deleted only on the customer's request, in /staff/ (managers):
+        # selector.staff.services.lead_delete_on_request removes the report and keeps the
+        # anonymous LeadDeletion record, which a plain admin delete would skip.
+        return False
