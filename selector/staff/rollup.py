@@ -149,9 +149,9 @@ def materialise(days: list[dt.date]) -> list[DayCounts]:
         DashboardDay.objects.bulk_create(
             [DashboardDay(day=day, token=token, version=current) for day in days],
             ignore_conflicts=True)
-    counted = count_days(min(days), max(days))
-    wanted = set(days)
-    counts = [c for c in counted.values() if c.day in wanted]
+    counts: list[DayCounts] = []
+    for first, last in _runs(days):  # one pass per run of consecutive days
+        counts += count_days(first, last).values()
     with transaction.atomic():
         claimed = set(DashboardDay.objects.select_for_update()
                       .filter(day__in=days, token=token, ready=False)
@@ -164,6 +164,17 @@ def materialise(days: list[dt.date]) -> list[DayCounts]:
                  for c in counts if c.day in claimed], batch_size=1000)
             DashboardDay.objects.filter(day__in=claimed, token=token).update(ready=True)
     return counts
+
+
+def _runs(days: list[dt.date]) -> list[tuple[dt.date, dt.date]]:
+    """Consecutive days as (first, last) runs: [1, 2, 3, 7] -> [(1, 3), (7, 7)]."""
+    runs: list[tuple[dt.date, dt.date]] = []
+    for day in sorted(set(days)):
+        if runs and day - runs[-1][1] == dt.timedelta(days=1):
+            runs[-1] = (runs[-1][0], day)
+        else:
+            runs.append((day, day))
+    return runs
 
 
 def warm(days: int = 366) -> int:

@@ -206,3 +206,19 @@ def test_seed_demo_resets_and_warms_the_stored_days(content):
     end = timezone.localdate()
     start = end - dt.timedelta(days=62)
     assert figures(start, end) == expected(start, end)
+
+
+def test_missing_days_are_counted_in_runs_of_consecutive_days(history, monkeypatch):
+    end = timezone.localdate()
+    start = end - dt.timedelta(days=20)
+    figures(start, end)
+    gaps = [end - dt.timedelta(days=n) for n in (1, 2, 3, 15)]
+    rollup.invalidate(*gaps)
+    spans = []
+    count_days = rollup.count_days
+    monkeypatch.setattr(rollup, "count_days",
+                        lambda first, last, *a: spans.append((first, last)) or count_days(
+                            first, last, *a))
+    assert figures(start, end) == expected(start, end)
+    live = [(end, end)]  # today is always counted live
+    assert sorted(spans) == sorted([(gaps[2], gaps[0]), (gaps[3], gaps[3]), *live])
