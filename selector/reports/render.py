@@ -11,11 +11,13 @@ URL fetcher and the image cache are built once per process and reused.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 import logging
 import re
 import threading
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date, datetime, time
 from functools import lru_cache
@@ -381,6 +383,24 @@ def page_css(language: str):
         return _page_css(_("Page %(page)s of %(pages)s"))
 
 
+@contextmanager
+def _cyclic_gc_paused():
+    """A render builds some 100,000 objects that live until it ends, and the cyclic garbage
+    collector would scan them again at every collection it triggers: measured on the
+    sample report, 12 ms of the median and ~90 ms of the 95th percentile (full
+    collections). Reference counting still frees everything meanwhile; what the render
+    leaves in cycles goes at the next collection after it. Renders run one at a time
+    (``_lock``), so the pause lasts one render; bench/pdf_soak.py checks that memory stays
+    flat over 500 renders."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 @dataclass(frozen=True)
 class RenderedPdf:
     content: bytes
@@ -396,7 +416,7 @@ def html_to_pdf(html: str, *, attachment: bytes, created: datetime, language: st
 
     fetcher = fetcher or default_fetcher()
     stylesheets = [fonts_stylesheet(), stylesheet(), page_css(language)]
-    with _lock:  # one render at a time per process: WeasyPrint shares the font map
+    with _lock, _cyclic_gc_paused():  # one render at a time: WeasyPrint shares the font map
         document = ReportHTML(html, base_url=ASSET_BASE_URL, url_fetcher=fetcher).render(
             font_config=font_config(), stylesheets=stylesheets, cache=_image_cache)
         # Attachments come only from us: drop anything a <link rel=attachment> declared.

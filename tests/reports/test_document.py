@@ -104,3 +104,14 @@ def test_entity_declarations_never_reach_the_xml_parser(content):
     rendered = html_to_pdf(html, attachment=b"{}", created=datetime(2026, 11, 30),
                            language="en")
     assert "aaaaaaaaaa" not in pdf_text(rendered.content)
+
+
+def test_the_garbage_collector_is_back_on_after_a_render_even_a_failed_one(content):
+    import gc
+
+    html = render_html(sample_report("en", "roce"), web=False)
+    html_to_pdf(html, attachment=b"{}", created=datetime(2026, 11, 30), language="en")
+    assert gc.isenabled()
+    with pytest.raises(TypeError):
+        html_to_pdf(html, attachment=None, created=datetime(2026, 11, 30), language="en")
+    assert gc.isenabled()
