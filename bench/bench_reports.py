@@ -33,8 +33,7 @@ def run():
         font_config,
         fonts_stylesheet,
         html_to_pdf,
-        jsonld_bytes,
-        render_html,
+        pdf_sources,
         stylesheet,
     )
     from selector.reports.samples import sample_report
@@ -43,8 +42,8 @@ def run():
 
     def full():
         # What a cache miss costs: template + JSON-LD + WeasyPrint.
-        html = render_html(data, web=False)
-        return html_to_pdf(html, attachment=jsonld_bytes(data), created=created_at(data),
+        html, attachment = pdf_sources(data)
+        return html_to_pdf(html, attachment=attachment, created=created_at(data),
                            language=data.language_code)
 
     def one_page():

@@ -302,11 +302,16 @@ def render_html(data: ReportData, *, web: bool = True, links: dict | None = None
         return render_to_string(TEMPLATE, build_context(data, web=web, links=links))
 
 
-def jsonld_bytes(data: ReportData) -> bytes:
-    with translation.override(data.language_code):
-        result = compute_result(data.answers, Switch.catalogue())
-        doc = report_jsonld(data, queries.company(), result)
+def _jsonld_file(doc: dict) -> bytes:
     return json.dumps(doc, ensure_ascii=False, indent=2).encode()
+
+
+def pdf_sources(data: ReportData) -> tuple[str, bytes]:
+    """The print HTML and the ``report.jsonld`` attachment, from one context (one
+    computation of the result, one round of content queries)."""
+    with translation.override(data.language_code):
+        context = build_context(data, web=False)
+        return render_to_string(TEMPLATE, context), _jsonld_file(context["jsonld"])
 
 
 # ---------------------------------------------------------------------------------------
@@ -431,8 +436,8 @@ def html_to_pdf(html: str, *, attachment: bytes, created: datetime, language: st
 
 def render_pdf_document(data: ReportData, fetcher: StaticOnlyFetcher | None = None
                         ) -> RenderedPdf:
-    html = render_html(data, web=False)
-    return html_to_pdf(html, attachment=jsonld_bytes(data), created=created_at(data),
+    html, attachment = pdf_sources(data)
+    return html_to_pdf(html, attachment=attachment, created=created_at(data),
                        language=data.language_code, fetcher=fetcher)
 
 

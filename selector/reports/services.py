@@ -25,9 +25,8 @@ from selector.reports.render import (
     content_version,
     created_at,
     html_to_pdf,
-    jsonld_bytes,
     normalise_language,
-    render_html,
+    pdf_sources,
     report_version,
 )
 
@@ -76,8 +75,7 @@ def render_pdf_bounded(data: ReportData, *, timeout: float | None = None,
         raise ImproperlyConfigured("WeasyPrint lacks HarfBuzz subsetting (check reports.E001)")
     timeout = render_timeout() if timeout is None else timeout
     try:
-        html = render_html(data, web=False)
-        attachment = jsonld_bytes(data)
+        html, attachment = pdf_sources(data)
         future = _executor.submit(html_to_pdf, html, attachment=attachment,
                                   created=created_at(data), language=data.language_code)
         return future.result(timeout=timeout).content
