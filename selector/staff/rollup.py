@@ -9,7 +9,9 @@ request reads at most 366 x sources rows plus one live pass over today.
 
 Staying correct without locks:
 
-* A day's rows count while its DashboardDay marker is ``ready`` (and of this ``version``).
+* A day's rows count while its DashboardDay marker is ``ready`` (and of this ``version``);
+  every stored day has at least one row, and a request reads the rows of the ready days
+  in one statement, so it never sees a ready day without its rows.
 * Every write that can change a past day's counts (a session started before today
   reaching a step, a lead saved or deleted; the receivers below) deletes that day's
   marker, then its rows, *after its transaction commits*.
@@ -122,14 +124,15 @@ def period_counts(start: dt.date, end: dt.date, source: str = "") -> list[DayCou
 
 
 def _past_counts(start: dt.date, end: dt.date, source: str) -> list[DayCounts]:
-    ready = set(DashboardDay.objects.filter(day__gte=start, day__lte=end, ready=True,
-                                            version=version())
-                .values_list("day", flat=True))
-    stored = DashboardFigures.objects.filter(day__gte=start, day__lte=end)
-    if source:
-        stored = stored.filter(utm_source=source)
-    rows = [DayCounts(*values) for values in stored.values_list(
-        "day", "utm_source", "started", "results", "steps", "leads") if values[0] in ready]
+    # One statement, so one snapshot: the rows of the days that are ready in it. Every
+    # stored day has at least one row (materialise), so the days read are the ready ones.
+    ready_days = DashboardDay.objects.filter(day__gte=start, day__lte=end, ready=True,
+                                             version=version()).values("day")
+    stored = [DayCounts(*values) for values in DashboardFigures.objects.filter(
+        day__in=ready_days).values_list("day", "utm_source", "started", "results", "steps",
+                                        "leads")]
+    ready = {c.day for c in stored}
+    rows = [c for c in stored if not source or c.utm_source == source]
     days = (start + dt.timedelta(days=n) for n in range((end - start).days + 1))
     missing = [day for day in days if day not in ready]
     if missing:
@@ -152,6 +155,9 @@ def materialise(days: list[dt.date]) -> list[DayCounts]:
     counts: list[DayCounts] = []
     for first, last in _runs(days):  # one pass per run of consecutive days
         counts += count_days(first, last).values()
+    # A day without any session or lead still gets a row (zeros): see _past_counts.
+    counted_days = {c.day for c in counts}
+    counts += (DayCounts(day, "") for day in sorted(set(days) - counted_days))
     with transaction.atomic():
         claimed = set(DashboardDay.objects.select_for_update()
                       .filter(day__in=days, token=token, ready=False)

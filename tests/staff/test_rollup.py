@@ -222,3 +222,19 @@ def test_missing_days_are_counted_in_runs_of_consecutive_days(history, monkeypat
     assert figures(start, end) == expected(start, end)
     live = [(end, end)]  # today is always counted live
     assert sorted(spans) == sorted([(gaps[2], gaps[0]), (gaps[3], gaps[3]), *live])
+
+
+def test_a_quiet_day_is_stored_once_as_zeros(monkeypatch):
+    """Every stored day has a row, so a day without sessions or leads is not counted again
+    on every request (the rows are how a request sees which days are ready)."""
+    end = timezone.localdate()
+    start = end - dt.timedelta(days=3)
+    assert figures(start, end)["funnel"][0] == 0
+    assert DashboardFigures.objects.filter(started=0, utm_source="").count() == 3
+    calls = []
+    count_days = rollup.count_days
+    monkeypatch.setattr(rollup, "count_days",
+                        lambda first, last, *a: calls.append(first) or count_days(
+                            first, last, *a))
+    figures(start, end)
+    assert calls == [end]  # today only
