@@ -8,7 +8,7 @@ translated text for pages, the API, e-mails and the PDF.
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, gettext_noop
 
 from selector.domain.decision import (
     REASON_KEYS,
@@ -112,28 +112,24 @@ assert set(_REASONS) == set(REASON_KEYS), "every reason key needs a sentence"
 
 # The remarks the report's checklist prints beside each value: the specific part of its
 # source in selector.domain.tuning.SOURCES (the citation itself stays as published).
-TUNING_REMARKS = {
-    "PFC is IEEE 802.1Qbb, enabled on switch priority 3":
-        gettext_lazy("PFC is IEEE 802.1Qbb, enabled on switch priority 3"),
-    "RoCE traffic DSCP 26 -> priority 3": gettext_lazy("RoCE traffic DSCP 26 -> priority 3"),
-    "CNP DSCP 48 -> priority 6, strict priority":
-        gettext_lazy("CNP DSCP 48 -> priority 6, strict priority"),
-    "ECN (RFC 3168) min threshold 150 KB on the RoCE queue":
-        gettext_lazy("ECN (RFC 3168) min threshold 150 KB on the RoCE queue"),
-    "ECN (RFC 3168) max threshold 1.5 MB on the RoCE queue":
-        gettext_lazy("ECN (RFC 3168) max threshold 1.5 MB on the RoCE queue"),
-    "ECN marking probability 100 %": gettext_lazy("ECN marking probability 100 %"),
-    "BDP = RTT x bandwidth": gettext_lazy("BDP = RTT x bandwidth"),
-    "PFC watchdog breaks PFC deadlocks and pause storms":
-        gettext_lazy("PFC watchdog breaks PFC deadlocks and pause storms"),
-    "CNP on priority 6, strict priority": gettext_lazy("CNP on priority 6, strict priority"),
-    "Assumed fabric round-trip time": gettext_lazy("Assumed fabric round-trip time"),
-}
+# Marked for translation here, translated when printed (tuning_remark).
+TUNING_REMARKS = frozenset({
+    gettext_noop("PFC is IEEE 802.1Qbb, enabled on switch priority 3"),
+    gettext_noop("RoCE traffic DSCP 26 -> priority 3"),
+    gettext_noop("CNP DSCP 48 -> priority 6, strict priority"),
+    gettext_noop("ECN (RFC 3168) min threshold 150 KB on the RoCE queue"),
+    gettext_noop("ECN (RFC 3168) max threshold 1.5 MB on the RoCE queue"),
+    gettext_noop("ECN marking probability 100 %"),
+    gettext_noop("BDP = RTT x bandwidth"),
+    gettext_noop("PFC watchdog breaks PFC deadlocks and pause storms"),
+    gettext_noop("CNP on priority 6, strict priority"),
+    gettext_noop("Assumed fabric round-trip time"),
+})
 
 
 def tuning_remark(text: str) -> str:
     """A checklist remark in the active language (as written when it has no translation)."""
-    return str(TUNING_REMARKS.get(text, text))
+    return _(text) if text in TUNING_REMARKS else text
 
 
 def fabric_label(code: Fabric | str) -> str:

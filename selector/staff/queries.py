@@ -17,16 +17,12 @@ from selector.core.explain import FABRIC_SHORT
 from selector.domain import Fabric
 from selector.leads.models import Lead
 from selector.staff.forms import OWNER_MINE, OWNER_NONE, SCALE_RANGES, SORTS
-from selector.staff.rollup import STEP_INDEXES, period_counts
+from selector.staff.rollup import STEP_INDEXES, day_start, period_counts
 from selector.staff.search import search_term, search_text
 from selector.wizard.steps import STEPS
 
 # Shorter search terms match the beginning of name / company only (see filtered_leads).
 SEARCH_ANYWHERE_MIN = 3
-
-
-def day_start(day: dt.date) -> dt.datetime:
-    return timezone.make_aware(dt.datetime.combine(day, dt.time.min))
 
 
 def filtered_leads(cleaned: dict, user) -> QuerySet[Lead]:

@@ -67,7 +67,8 @@ def version() -> str:
     return f"steps={len(STEPS)};tz={settings.TIME_ZONE}"
 
 
-def _day_start(day: dt.date) -> dt.datetime:
+def day_start(day: dt.date) -> dt.datetime:
+    """The aware start of a local day."""
     return timezone.make_aware(dt.datetime.combine(day, dt.time.min))
 
 
@@ -75,7 +76,7 @@ def count_days(first: dt.date, last: dt.date, source: str | None = None
                ) -> dict[tuple[dt.date, str], DayCounts]:
     """Counted from the base tables: every (local day, utm_source) in [first, last] with
     a session or a lead (``source`` set: that source only). Two GROUP BY passes."""
-    since, until = _day_start(first), _day_start(last + dt.timedelta(days=1))
+    since, until = day_start(first), day_start(last + dt.timedelta(days=1))
     sessions = WizardSession.objects.filter(created_at__gte=since, created_at__lt=until)
     leads = Lead.objects.filter(created_at__gte=since, created_at__lt=until)
     if source is not None:
@@ -190,8 +191,8 @@ def warm(days: int = 366) -> int:
     first = today - dt.timedelta(days=days)
     ready = set(DashboardDay.objects.filter(day__gte=first, ready=True, version=version())
                 .values_list("day", flat=True))
-    missing = [first + dt.timedelta(days=n) for n in range(days)
-               if first + dt.timedelta(days=n) not in ready]
+    candidates = (first + dt.timedelta(days=n) for n in range(days))
+    missing = [day for day in candidates if day not in ready]
     if missing:
         materialise(missing)
     return len(missing)

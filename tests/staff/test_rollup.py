@@ -105,7 +105,7 @@ def test_past_days_are_stored_and_today_is_live(history):
     # figures come from the stored counts), but is for today, which is counted live.
     period = (end - dt.timedelta(days=30), end)
     before = figures(*period)
-    past = WizardSession.objects.filter(created_at__lt=rollup._day_start(end))
+    past = WizardSession.objects.filter(created_at__lt=rollup.day_start(end))
     WizardSession.objects.filter(pk__in=past.values("pk")[:5]).update(furthest_step=1)
     assert figures(*period) == before
     today = WizardSession.objects.create(furthest_step=1)
@@ -153,8 +153,8 @@ def test_a_write_during_materialisation_leaves_no_stale_day(history, monkeypatch
     end = timezone.localdate()
     start = end - dt.timedelta(days=10)
     victim = WizardSession.objects.filter(
-        created_at__gte=rollup._day_start(start),
-        created_at__lt=rollup._day_start(end)).first()
+        created_at__gte=rollup.day_start(start),
+        created_at__lt=rollup.day_start(end)).first()
     day = timezone.localdate(victim.created_at)
     count_days = rollup.count_days
 
