@@ -8,8 +8,9 @@ PORT ?= 8000
 # Python 3.13 (pyenv's shim honours .python-version); overridable: make PYTHON=/path/python3.13
 PYTHON ?= $(shell command -v python3.13 || ls -d $$HOME/.pyenv/versions/3.13*/bin/python3.13 2>/dev/null | tail -n 1 || echo python3)
 # Debian packages: Pango for WeasyPrint, HarfBuzz subsetting (fast CJK PDFs), the Noto CJK
-# fonts, Chromium for the browser tests, gettext for translations, poppler for PDF previews.
-DEB_PACKAGES := libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-noto-cjk chromium gettext poppler-utils
+# fonts, Chromium for the browser tests, gettext for translations, poppler for PDF previews,
+# Redis for the shared cache of `make serve-prod`.
+DEB_PACKAGES := libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-noto-cjk chromium gettext poppler-utils redis-server
 PO_FILES := $(shell find selector -path '*/LC_MESSAGES/*' -name django.po)
 MO_FILES := $(PO_FILES:.po=.mo)
 

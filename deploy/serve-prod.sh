@@ -16,6 +16,19 @@ export SECURE_COOKIES="${SECURE_COOKIES:-0}"
 export SECURE_HSTS_SECONDS="${SECURE_HSTS_SECONDS:-0}"
 export TASKS_BACKEND="${TASKS_BACKEND:-database}"
 export BIND="127.0.0.1:${PORT:-8000}"
+# The shared cache (rate limits, login throttle, PDFs) for every gunicorn worker: Redis.
+# REDIS_URL= (empty) falls back to the database cache, the same requirement met in PostgreSQL.
+export REDIS_URL="${REDIS_URL-redis://127.0.0.1:6379/0}"
+if [ -n "$REDIS_URL" ]; then
+  redis_host="${REDIS_URL#*://}"; redis_host="${redis_host%%/*}"; redis_host="${redis_host##*@}"
+  redis_port="${redis_host##*:}"; redis_host="${redis_host%%:*}"
+  if ! redis-cli -h "$redis_host" -p "$redis_port" ping >/dev/null 2>&1; then
+    echo "Redis is not answering on ${redis_host}:${redis_port}; starting it"
+    redis-server --daemonize yes --bind "$redis_host" --port "$redis_port" --save "" \
+      --appendonly no
+    for _ in $(seq 1 20); do redis-cli -h "$redis_host" -p "$redis_port" ping >/dev/null 2>&1 && break; sleep 0.25; done
+  fi
+fi
 if [ -z "${SECRET_KEY:-}" ]; then
   [ -f .secret_key ] || python3 -c 'import secrets; print(secrets.token_urlsafe(64))' > .secret_key
   SECRET_KEY="$(cat .secret_key)"

@@ -2,7 +2,6 @@ import time
 
 import pytest
 from django.core import signing
-from django.core.cache import cache
 from django.utils import timezone
 
 from selector.leads import abuse
@@ -40,13 +39,6 @@ def attach(client, ws: WizardSession) -> None:
     session = client.session
     session["wizard_session_id"] = str(ws.pk)
     session.save()
-
-
-@pytest.fixture(autouse=True)
-def _clean_cache():
-    cache.clear()
-    yield
-    cache.clear()
 
 
 @pytest.fixture

@@ -3,18 +3,10 @@ from datetime import UTC, datetime
 from io import BytesIO
 
 import pytest
-from django.core.cache import cache
 from pypdf import PdfReader
 
 from selector.leads.models import Lead
 from selector.reports.samples import SAMPLE_ANSWERS
-
-
-@pytest.fixture(autouse=True)
-def _clear_cache():
-    cache.clear()
-    yield
-    cache.clear()
 
 
 @pytest.fixture

@@ -3,7 +3,6 @@ import uuid
 
 import pytest
 from django.contrib.auth.models import Group, User
-from django.core.cache import cache
 from django.utils import timezone
 
 from selector.domain import Answers, Budget, Determinism, Workload, decide
@@ -24,13 +23,6 @@ def _roles(django_db_blocker):
 
     with django_db_blocker.unblock():
         ensure_roles(apps)
-
-
-@pytest.fixture(autouse=True)
-def _clean_cache():
-    cache.clear()
-    yield
-    cache.clear()
 
 
 def make_user(username: str, group: str | None = None, **fields) -> User:
