@@ -52,6 +52,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "selector.core.middleware.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -103,13 +104,21 @@ _db["TEST"] = {"NAME": env_str("TEST_DATABASE_NAME")} if env_str("TEST_DATABASE_
 DATABASES = {"default": _db}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# Cache: Redis when REDIS_URL is set (shared between app servers), local memory otherwise.
+# Cache (rate limits, login throttle, pre-rendered PDFs, dashboard): shared by every process.
+# Redis when REDIS_URL is set; otherwise, in production, the database cache (table
+# selector_cache, created by a migration); local memory only with DEBUG on (one runserver
+# process). With DEBUG off a process-local cache refuses to start (selector.core.apps).
 REDIS_URL = env_str("REDIS_URL")
 if REDIS_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
                           "LOCATION": REDIS_URL}}
-else:
+elif DEBUG:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+else:
+    # Django's default of 300 entries would cull live rate-limit counters and PDFs.
+    CACHES = {"default": {"BACKEND": "selector.core.cache.DatabaseCache",
+                          "LOCATION": "selector_cache",
+                          "OPTIONS": {"MAX_ENTRIES": 50_000, "CULL_FREQUENCY": 10}}}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -162,6 +171,13 @@ SECURE_CSP = {
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "strict-origin-when-cross-origin"
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+# Browser features no page of the site uses, refused for the page and every frame
+# (selector.core.middleware.PermissionsPolicyMiddleware); feature -> allowed origins.
+PERMISSIONS_POLICY = {feature: [] for feature in (
+    "accelerometer", "autoplay", "browsing-topics", "camera", "display-capture",
+    "geolocation", "gyroscope", "hid", "magnetometer", "microphone", "midi", "payment",
+    "publickey-credentials-get", "screen-wake-lock", "serial", "usb", "xr-spatial-tracking",
+)}
 X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"

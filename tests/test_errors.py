@@ -51,3 +51,12 @@ def test_error_page_carries_the_security_headers(client, db):
     assert response["X-Content-Type-Options"] == "nosniff"
     assert "default-src 'self'" in response["Content-Security-Policy"]
     assert response["X-Frame-Options"] == "DENY"
+
+
+@pytest.mark.parametrize("path", ["/en/no-such-page/", "/", "/api/openapi.json", "/healthz",
+                                  "/static/css/app.css"])
+def test_every_response_carries_a_permissions_policy(client, db, path):
+    policy = client.get(path)["Permissions-Policy"]
+    features = dict(item.split("=") for item in policy.split(", "))
+    for feature in ("camera", "microphone", "geolocation", "payment", "usb"):
+        assert features[feature] == "()"

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.http import HttpRequest, JsonResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from selector.api.forms import FabricQuery, RecommendQuery
 from selector.api.openapi import openapi_document
@@ -27,7 +27,7 @@ def _errors(form) -> JsonResponse:
     return _json({"errors": errors}, status=400)
 
 
-@require_GET
+@require_safe
 @cache_control(public=True, max_age=300)
 def recommend(request: HttpRequest) -> JsonResponse:
     form = RecommendQuery(request.GET)
@@ -57,7 +57,7 @@ def recommend(request: HttpRequest) -> JsonResponse:
     })
 
 
-@require_GET
+@require_safe
 @cache_control(public=True, max_age=300)
 def fabric(request: HttpRequest) -> JsonResponse:
     form = FabricQuery(request.GET)
@@ -79,7 +79,7 @@ def fabric(request: HttpRequest) -> JsonResponse:
         "radix", "oversubscription", "leaf_down", "leaf_up", "servers", "rails")})
 
 
-@require_GET
+@require_safe
 @cache_control(public=True, max_age=3600)
 def openapi(request: HttpRequest) -> JsonResponse:
     return _json(openapi_document(request.build_absolute_uri("/")))

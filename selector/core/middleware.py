@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.middleware.locale import LocaleMiddleware as DjangoLocaleMiddleware
 from django.utils import translation
 from django.utils.cache import patch_vary_headers
@@ -25,3 +26,21 @@ class LocaleMiddleware(DjangoLocaleMiddleware):
             response.headers.setdefault("Content-Language", translation.get_language())
             return response
         return super().process_response(request, response)
+
+
+class PermissionsPolicyMiddleware:
+    """``Permissions-Policy`` on every response (settings.PERMISSIONS_POLICY): the site uses
+    no camera, microphone, location, payment or sensor, so no page — nor anything injected
+    into one — may ask for them. Django has no setting for this header."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+        self.header = ", ".join(
+            f"{feature}=({' '.join(allow)})"
+            for feature, allow in settings.PERMISSIONS_POLICY.items())
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if self.header:
+            response.headers.setdefault("Permissions-Policy", self.header)
+        return response

@@ -7,7 +7,7 @@ from django.shortcuts import redirect, render
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
 from selector.domain import Answers, InvalidAnswers
 from selector.leads import abuse
@@ -41,7 +41,7 @@ def _remember(request: HttpRequest, lead: Lead) -> None:
 
 
 @never_cache
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def contact(request: HttpRequest) -> HttpResponse:
     """The contact step after the wizard's result: details + consent -> one lead."""
     ws, answers = _completed(request)
@@ -87,7 +87,7 @@ def contact(request: HttpRequest) -> HttpResponse:
 
 
 @never_cache
-@require_GET
+@require_safe
 def thanks(request: HttpRequest) -> HttpResponse:
     """Thank-you page of the lead this browser just submitted (nothing else: the URL has
     no id to guess; the lead comes from the visitor's own session)."""
@@ -106,7 +106,7 @@ def thanks(request: HttpRequest) -> HttpResponse:
     })
 
 
-@require_GET
+@require_safe
 def privacy(request: HttpRequest) -> HttpResponse:
     return render(request, "leads/privacy.html", _privacy_context())
 

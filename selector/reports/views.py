@@ -11,7 +11,7 @@ from urllib.parse import quote
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import translation
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from selector.leads.models import Lead
 from selector.reports import links
@@ -85,8 +85,9 @@ def _pdf_response(request: HttpRequest, lead: Lead, *, via: str,
         pdf, data = report_pdf(lead, language)
     except ReportUnavailable:
         return _unavailable(request)
-    record_download(lead=lead, user=request.user, via=via, fmt="pdf",
-                    language=data.language_code)
+    if request.method == "GET":  # a HEAD (link checker, monitor) is not a download
+        record_download(lead=lead, user=request.user, via=via, fmt="pdf",
+                        language=data.language_code)
     response = HttpResponse(pdf, content_type=PDF_CONTENT_TYPE)
     response["Content-Disposition"] = content_disposition(data)
     response["Content-Length"] = str(len(pdf))
@@ -96,8 +97,9 @@ def _pdf_response(request: HttpRequest, lead: Lead, *, via: str,
 def _web_response(request: HttpRequest, lead: Lead, *, via: str, pdf_url: str,
                   language: str | None = None) -> HttpResponse:
     data = report_data_for_lead(lead, language)
-    record_download(lead=lead, user=request.user, via=via, fmt="html",
-                    language=data.language_code)
+    if request.method == "GET":
+        record_download(lead=lead, user=request.user, via=via, fmt="html",
+                        language=data.language_code)
     html = render_html(data, web=True, links={"pdf": pdf_url})
     return _private(HttpResponse(html, content_type="text/html; charset=utf-8"))
 
@@ -111,7 +113,7 @@ def _staff_language(request: HttpRequest) -> str | None:
     return value
 
 
-@require_GET
+@require_safe
 def customer_pdf(request: HttpRequest, token: str) -> HttpResponse:
     try:
         lead = _lead_for_token(token)
@@ -120,7 +122,7 @@ def customer_pdf(request: HttpRequest, token: str) -> HttpResponse:
     return _pdf_response(request, lead, via="link")
 
 
-@require_GET
+@require_safe
 def customer_web(request: HttpRequest, token: str) -> HttpResponse:
     try:
         lead = _lead_for_token(token)
@@ -133,13 +135,13 @@ def customer_web(request: HttpRequest, token: str) -> HttpResponse:
     return _web_response(request, lead, via="link", pdf_url=pdf_url)
 
 
-@require_GET
+@require_safe
 def staff_pdf(request: HttpRequest, public_id) -> HttpResponse:
     lead = _lead_for_staff(request, public_id)
     return _pdf_response(request, lead, via="staff", language=_staff_language(request))
 
 
-@require_GET
+@require_safe
 def staff_web(request: HttpRequest, public_id) -> HttpResponse:
     lead = _lead_for_staff(request, public_id)
     language = _staff_language(request)

@@ -18,7 +18,7 @@ from django.utils.cache import patch_vary_headers
 from django.utils.functional import cached_property
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from selector.core.explain import FABRIC_SHORT, FIELD_LABELS, RULE_TITLES, fabric_label, value_label
 from selector.domain import Answers, Fabric, InvalidAnswers
@@ -127,7 +127,7 @@ def _query_without(request, *names: str) -> str:
     return params.urlencode()
 
 
-@require_GET
+@require_safe
 @staff_required
 @never_cache
 def lead_list(request: HttpRequest) -> HttpResponse:
@@ -218,7 +218,7 @@ def _export_name(ext: str) -> str:
     return f"leads-{timezone.localtime():%Y%m%d-%H%M}.{ext}"
 
 
-@require_GET
+@require_safe
 @staff_required
 def export_csv(request: HttpRequest) -> HttpResponse:
     qs = _export_queryset(request)
@@ -231,7 +231,7 @@ def export_csv(request: HttpRequest) -> HttpResponse:
     return response
 
 
-@require_GET
+@require_safe
 @staff_required
 def export_xlsx(request: HttpRequest) -> HttpResponse:
     qs = _export_queryset(request)
@@ -330,7 +330,7 @@ def _lead_context(request, lead: Lead, **extra) -> dict:
     return context
 
 
-@require_GET
+@require_safe
 @staff_required
 @never_cache
 def lead_detail(request: HttpRequest, public_id) -> HttpResponse:
@@ -389,7 +389,7 @@ def lead_assign(request: HttpRequest, public_id) -> HttpResponse:
     return _detail(lead)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @staff_required
 @never_cache
 def lead_delete(request: HttpRequest, public_id) -> HttpResponse:
@@ -407,7 +407,7 @@ def lead_delete(request: HttpRequest, public_id) -> HttpResponse:
 
 # --- dashboard ---------------------------------------------------------------------------
 
-@require_GET
+@require_safe
 @staff_required
 @never_cache
 def dashboard(request: HttpRequest) -> HttpResponse:

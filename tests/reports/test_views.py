@@ -226,3 +226,16 @@ def test_the_startup_check_refuses_without_harfbuzz_subset(monkeypatch):
     assert [e.id for e in check_harfbuzz_subset()] == ["reports.I001"]
 
 
+
+
+def test_head_of_a_report_link_is_not_a_download(client, make_lead):
+    lead = make_lead()
+    from selector.leads.models import LeadEvent
+    from selector.reports import links
+
+    response = client.head(links.customer_report_path(lead))
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/pdf"
+    assert not LeadEvent.objects.filter(lead=lead, kind="report_downloaded").exists()
+    client.get(links.customer_report_path(lead))
+    assert LeadEvent.objects.filter(lead=lead, kind="report_downloaded").count() == 1

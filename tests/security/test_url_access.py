@@ -165,3 +165,21 @@ def test_no_persona_reaches_the_admin(client, world, persona):
         if not ok:
             reached[name] = response.status_code
     assert not reached, f"{persona} reached admin pages: {reached}"
+
+
+@pytest.mark.parametrize("persona", ["anonymous", "manager"])
+def test_head_answers_wherever_get_does(client, world, persona):
+    """HEAD is GET without the body (RFC 9110 §9.3.2): monitors and link checkers use it."""
+    users, lead = world
+    _login(client, users, persona)
+    wrong = {}
+    for name in EXPECTED:
+        url = _url(name, lead)
+        got = client.get(url).status_code
+        if got == 405:
+            continue
+        head = client.head(url)
+        body = b"".join(head.streaming_content) if head.streaming else head.content
+        if head.status_code != got or body:
+            wrong[name] = (head.status_code, got)
+    assert not wrong, f"{persona}: {{name: (HEAD, GET)}} = {wrong}"
