@@ -4,7 +4,7 @@ value is a form error (the list answers 400 with the message), never a 500."""
 from __future__ import annotations
 
 import uuid
-from datetime import timedelta
+from datetime import date, timedelta
 
 from django import forms
 from django.conf import settings
@@ -50,6 +50,9 @@ SORT_CHOICES = (
 )
 
 OWNER_MINE, OWNER_NONE, OWNER_ANY = "mine", "none", "any"
+# Date filters stay well inside the calendar: a day's bounds in local time, converted to
+# UTC, would overflow datetime at year 1 or 9999 (a 500 before).
+DATE_MIN, DATE_MAX = date(2000, 1, 1), date(2099, 12, 31)
 
 
 def staff_users():
@@ -127,6 +130,11 @@ class LeadFilterForm(forms.Form):
 
     def clean(self):
         data = super().clean()
+        start, end = data.get("created_from"), data.get("created_to")
+        for name, value in (("created_from", start), ("created_to", end)):
+            if value and not DATE_MIN <= value <= DATE_MAX:
+                self.add_error(name, _("Enter a date between %(min)s and %(max)s.") % {
+                    "min": DATE_MIN.isoformat(), "max": DATE_MAX.isoformat()})
         start, end = data.get("created_from"), data.get("created_to")
         if start and end and start > end:
             self.add_error("created_to", _("The end date is before the start date."))

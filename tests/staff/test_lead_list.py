@@ -187,3 +187,14 @@ def test_the_count_is_capped_for_broad_filters(client, sales, db, monkeypatch):
     assert "More than 3 leads" in response.content.decode()
     assert len(response.context["page"].object_list) == 4 or \
         len(response.context["page"].object_list) <= 50
+
+
+@pytest.mark.parametrize("query", ["created_to=9999-12-31", "created_from=0001-01-01",
+                                   "created_from=0001-01-01&created_to=9999-12-31"])
+@pytest.mark.parametrize("path", [URL, "/staff/leads/export.csv", "/staff/leads/export.xlsx"])
+def test_dates_at_the_calendars_ends_are_a_400_not_an_overflow(client, manager, leads, query,
+                                                                path):
+    response = login(client, manager).get(f"{path}?{query}")
+    assert response.status_code == 400
+    if path == URL:
+        assert "2000-01-01" in str(response.context["form"].errors)
