@@ -13,7 +13,7 @@ class RecommendQuery(forms.Form):
     determinism = f.determinism_field()
     throughput_limited = f.StrictBooleanField(required=False)
     nic_speed = f.NicSpeedField()
-    cable_m = forms.IntegerField(
+    cable_m = f.WholeNumberField(
         label=_("Cable length (m)"), required=False, min_value=1, max_value=2000,
         error_messages={"invalid": _("Enter a whole number."),
                         "min_value": _("Enter a number of at least %(limit_value)s."),

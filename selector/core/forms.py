@@ -1,6 +1,8 @@
 """Form fields shared by the API and the wizard, so both refuse the same input with the
 same translated messages."""
 
+import re
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
@@ -11,9 +13,37 @@ from selector.domain.sizing import OVERSUB_MAX, OVERSUB_MIN, RADIX_MAX, RADIX_MI
 TRUE_VALUES = {"true", "1", "yes", "on"}
 FALSE_VALUES = {"false", "0", "no", "off"}
 
+# ASCII digits, and the full-width digits (U+FF10-FF19) a Chinese input method types; spaces
+# around them (ASCII or the ideographic U+3000). Python's int() would also take other
+# scripts' digits, "_" separators and a sign, which no visitor means and the two entry
+# points (API and wizard) must not accept differently.
+_FULL_WIDTH_DIGITS = str.maketrans("０１２３４５６７８９", "0123456789")
+_WHOLE_NUMBER = re.compile(r"[0-9]{1,12}")
+
+
+def parse_whole_number(raw: object) -> int | None:
+    """The number in ``raw`` under the rule above, or None."""
+    text = str(raw).strip(" \t\u3000").translate(_FULL_WIDTH_DIGITS)
+    return int(text) if _WHOLE_NUMBER.fullmatch(text) else None
+
+
+class WholeNumberField(forms.IntegerField):
+    """An IntegerField that parses with ``parse_whole_number`` (API and wizard alike)."""
+
+    def to_python(self, value):
+        if value in self.empty_values or (isinstance(value, str) and not value.strip(
+                " \t\u3000")):
+            return None
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        number = parse_whole_number(value)
+        if number is None:
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+        return number
+
 
 def _int_field(label, lo, hi, *, required=True, initial=None):
-    return forms.IntegerField(
+    return WholeNumberField(
         label=label, min_value=lo, max_value=hi, required=required, initial=initial,
         error_messages={
             "required": _("This field is required."),
