@@ -15,11 +15,12 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 from django_htmx.http import push_url
 
 from selector.content.models import Switch
 from selector.content.queries import block, faq_entries
+from selector.core.explain import FIELD_LABELS, value_label
 from selector.core.results import compute_result
 from selector.domain import Answers, InvalidAnswers
 from selector.wizard import services
@@ -99,21 +100,42 @@ def _go(request: HttpRequest, ws: WizardSession, target: Step | None) -> HttpRes
     return HttpResponseRedirect(_step_url(target))
 
 
-@require_GET
+@require_http_methods(["GET", "HEAD", "POST"])
 @never_cache
 def start(request: HttpRequest) -> HttpResponse:
     """Create or resume the visitor's session. Query parameters named like the answers
     pre-fill them (each valid one is stored, invalid ones are ignored) and lead to the
-    first step, so walking through reaches the recommendation they describe."""
+    first step, so walking through reaches the recommendation they describe.
+
+    A link can come from any site, so it never silently replaces answers the visitor has
+    already given: then the page asks first, and only the visitor's own POST of that page
+    (CSRF-protected) stores the new values."""
     ws = _session(request)
-    given = {name: request.GET[name] for name in PREFILL_FIELDS
-             if request.GET.get(name, "") != ""}
-    if given:
-        prefill = _valid_prefill(given)
-        if prefill:
-            services.wizard_session_store(ws=ws, answers=prefill, language=get_language())
-        return HttpResponseRedirect(_step_url(STEPS[0]))
-    return HttpResponseRedirect(_step_url(first_incomplete(_answers(ws))))
+    source = request.POST if request.method == "POST" else request.GET
+    given = {name: source[name] for name in PREFILL_FIELDS if source.get(name, "") != ""}
+    if not given:
+        return HttpResponseRedirect(_step_url(first_incomplete(_answers(ws))))
+    prefill = _valid_prefill(given)
+    stored = _answers(ws)
+    changes = {name: value for name, value in prefill.items() if stored.get(name) != value}
+    if changes and stored and request.method != "POST":
+        return _confirm_prefill(request, stored, prefill, changes)
+    if changes:
+        services.wizard_session_store(ws=ws, answers=prefill, language=get_language())
+    return HttpResponseRedirect(_step_url(STEPS[0]))
+
+
+def _confirm_prefill(request: HttpRequest, stored: dict, prefill: dict,
+                     changes: dict) -> HttpResponse:
+    rows = [(FIELD_LABELS[name],
+             value_label(name, stored[name]) if name in stored else "",
+             value_label(name, value))
+            for name, value in changes.items()]
+    return render(request, "wizard/prefill_confirm.html", {
+        "rows": rows,
+        "prefill_data": {name: _as_data(value) for name, value in prefill.items()},
+        "resume_url": _step_url(first_incomplete(stored)),
+    })
 
 
 def _valid_prefill(given: dict[str, str]) -> dict:
@@ -133,7 +155,7 @@ def _valid_prefill(given: dict[str, str]) -> dict:
     return valid
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @never_cache
 def step(request: HttpRequest, identifier: str) -> HttpResponse:
     current = STEPS_BY_ID.get(identifier)
@@ -234,7 +256,7 @@ def _field_feedback(request: HttpRequest, current: Step, form, name: str) -> Htt
     return response
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @never_cache
 def result(request: HttpRequest) -> HttpResponse:
     ws = _session(request)
@@ -298,7 +320,7 @@ def _result_page(request: HttpRequest, ws: WizardSession, *, push: str | None = 
     return _render(request, "wizard/result.html", context, status=status, push=push)
 
 
-@require_GET
+@require_safe
 def shared(request: HttpRequest, token: str) -> HttpResponse:
     """A shared result, read-only, reproduced from the signed answers in the link."""
     answers = answers_from_token(token)

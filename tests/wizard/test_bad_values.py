@@ -67,7 +67,7 @@ def test_what_if_with_bad_values_is_a_400_not_a_500(client_en, session_of):
 
 def test_it_refuses_other_methods(client_en):
     assert client_en.put("/en/wizard/scale/").status_code == 405
-    assert client_en.post("/en/wizard/").status_code == 405
+    assert client_en.delete("/en/wizard/").status_code == 405  # POST: prefill confirmation
 
 
 def test_full_width_digits_are_accepted(finished, session_of):

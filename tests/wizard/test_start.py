@@ -79,3 +79,51 @@ def test_prefill_with_only_invalid_values_still_starts(client_en, session_of):
     r = client_en.get("/en/wizard/?gpus=%00")
     assert r["Location"] == "/en/wizard/scale/"
     assert session_of(client_en).answers == {}
+
+
+FOREIGN = "/en/wizard/?gpus=4096&budget=performance&determinism=strict"
+
+
+def test_a_link_from_another_site_does_not_overwrite_stored_answers(finished, session_of):
+    client = finished()
+    before = dict(session_of(client).answers)
+    response = client.get(FOREIGN, HTTP_REFERER="https://evil.example/")
+    assert response.status_code == 200
+    assert session_of(client).answers == before
+    html = response.content.decode()
+    # It asks, showing what would change, with a CSRF-protected form.
+    assert "4096" in html and "csrfmiddlewaretoken" in html
+    assert 'method="post"' in html
+
+
+def test_the_visitor_confirms_the_new_answers(finished, session_of):
+    client = finished()
+    page = client.get(FOREIGN)
+    data = {name: value for name, value in page.context["prefill_data"].items()}
+    response = client.post("/en/wizard/", data)
+    assert response["Location"] == "/en/wizard/scale/"
+    answers = session_of(client).answers
+    assert (answers["gpus"], answers["budget"], answers["determinism"]) == (
+        4096, "performance", "strict")
+
+
+def test_a_cross_site_post_of_the_confirmation_is_refused(finished, session_of):
+    client = finished()
+    client.handler.enforce_csrf_checks = True
+    before = dict(session_of(client).answers)
+    response = client.post("/en/wizard/", {"gpus": "4096"})
+    assert response.status_code == 403
+    assert session_of(client).answers == before
+
+
+def test_a_link_that_changes_nothing_goes_straight_on(finished, session_of):
+    client = finished()
+    response = client.get("/en/wizard/?gpus=32&budget=balanced")
+    assert response["Location"] == "/en/wizard/scale/"
+
+
+def test_a_session_with_no_answers_yet_takes_the_prefill(client_en, session_of):
+    client_en.get("/en/wizard/")
+    response = client_en.get("/en/wizard/?gpus=64")
+    assert response["Location"] == "/en/wizard/scale/"
+    assert session_of(client_en).answers == {"gpus": 64}
