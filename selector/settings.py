@@ -218,17 +218,21 @@ DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "selector@localhost")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
 LOGIN_URL = "/staff/login/"
-# Sales workspace (selector.staff): login lockout per username / per IP, idle timeout.
-# ModelBackend that refuses while a username or IP is locked out (admin login included).
-# Plain ModelBackend stays listed so sessions and force_login(backend=...) naming it work.
-AUTHENTICATION_BACKENDS = [
-    "selector.staff.lockout.LockoutModelBackend",
-    "django.contrib.auth.backends.ModelBackend",
-]
+# Where a log-in without a usable "next" lands (the staff login view picks the admin index
+# instead for admin editors without a sales role); never Django's /accounts/profile/.
+LOGIN_REDIRECT_URL = "staff:lead_list"
+# One backend: a failed log-in checks the password once (the throttle lives in the login
+# form, selector.staff.lockout, not in a second backend).
+AUTHENTICATION_BACKENDS = ["django.contrib.auth.backends.ModelBackend"]
+# Staff log-in throttle (selector.staff.lockout): free failures per (username, address) and
+# per address, then a wait that starts at the delay and doubles up to the maximum; failures
+# are forgotten after the window without one.
+STAFF_LOGIN_USER_IP_FAILURES = env_int("STAFF_LOGIN_USER_IP_FAILURES", 5, minimum=1)
+STAFF_LOGIN_IP_FAILURES = env_int("STAFF_LOGIN_IP_FAILURES", 30, minimum=1)
+STAFF_LOGIN_DELAY_SECONDS = env_int("STAFF_LOGIN_DELAY_SECONDS", 30, minimum=1)
+STAFF_LOGIN_MAX_DELAY_SECONDS = env_int("STAFF_LOGIN_MAX_DELAY_SECONDS", 15 * 60, minimum=1)
+STAFF_LOGIN_WINDOW_SECONDS = env_int("STAFF_LOGIN_WINDOW_SECONDS", 24 * 3600, minimum=60)
 STAFF_IDLE_TIMEOUT = env_int("STAFF_IDLE_TIMEOUT", 30 * 60, minimum=60)
-STAFF_LOCKOUT_USER_FAILURES = env_int("STAFF_LOCKOUT_USER_FAILURES", 5, minimum=1)
-STAFF_LOCKOUT_IP_FAILURES = env_int("STAFF_LOCKOUT_IP_FAILURES", 20, minimum=1)
-STAFF_LOCKOUT_WINDOW_SECONDS = env_int("STAFF_LOCKOUT_WINDOW_SECONDS", 15 * 60, minimum=60)
 CSRF_FAILURE_VIEW = "selector.core.errors.csrf_failure"
 
 LOGGING = {

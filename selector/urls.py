@@ -5,6 +5,7 @@ from django.views.i18n import set_language
 
 from selector.core import views as core_views
 from selector.public import views as public_views
+from selector.staff import views as staff_views
 
 urlpatterns = [
     path("healthz", core_views.healthz, name="healthz"),
@@ -21,6 +22,8 @@ urlpatterns += i18n_patterns(
     path("", include("selector.leads.urls")),
     path("report/", include("selector.reports.urls")),
     path("staff/", include("selector.staff.urls")),
+    # The admin logs in through the staff login view (throttle, messages, MFA).
+    path("admin/login/", staff_views.login, name="admin_login"),
     path("admin/", admin.site.urls),
     prefix_default_language=False,
 )

@@ -7,9 +7,6 @@ class StaffConfig(AppConfig):
     verbose_name = _("Sales workspace")
 
     def ready(self):
-        from selector.staff import (
-            lockout,  # noqa: F401  (login signal receivers)
-            rollup,
-        )
+        from selector.staff import rollup
 
         rollup.connect()  # writes that change a past day's dashboard counts

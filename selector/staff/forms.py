@@ -13,6 +13,7 @@ from django.contrib.auth.forms import AuthenticationForm
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from selector.core.explain import FABRIC_SHORT
 from selector.leads.models import Score, Status
@@ -71,21 +72,41 @@ def recommendation_choices():
     return [(fabric.value, label) for fabric, label in FABRIC_SHORT.items()]
 
 
+def wait_text(seconds: int) -> str:
+    """"45 seconds" / "3 minutes", in the active language."""
+    if seconds < 90:
+        return ngettext("%(n)s second", "%(n)s seconds", seconds) % {"n": seconds}
+    minutes = -(-seconds // 60)
+    return ngettext("%(n)s minute", "%(n)s minutes", minutes) % {"n": minutes}
+
+
 class LoginForm(AuthenticationForm):
-    """Django's login form with the lockout checked first, with its own clear message."""
+    """Django's login form behind the throttle (selector.staff.lockout): a throttled client
+    is told how long to wait, before the password is even checked; a wrong password is
+    counted for this address."""
 
     error_messages = {
         **AuthenticationForm.error_messages,
-        "locked": _("Too many failed log-in attempts. For your security, logging in is "
-                    "blocked for %(minutes)s minutes. Please try again later."),
+        "throttled": _("Too many failed log-in attempts for this account from your network. "
+                       "For your security, please wait %(wait)s before you try again."),
     }
 
     def clean(self):
-        username = self.data.get("username", "")[:150]
-        if lockout.is_locked(self.request, username):
-            raise forms.ValidationError(self.error_messages["locked"], code="locked",
-                                        params={"minutes": max(1, lockout.window() // 60)})
-        return super().clean()
+        username = str(self.data.get("username", ""))[:150]
+        wait = lockout.wait_seconds(self.request, username)
+        if wait:
+            raise forms.ValidationError(self.error_messages["throttled"], code="throttled",
+                                        params={"wait": wait_text(wait)})
+        try:
+            return super().clean()
+        except forms.ValidationError as exc:
+            if exc.code == "invalid_login":
+                lockout.record_failure(self.request, username)
+            raise
+
+
+class UnlockForm(forms.Form):
+    username = forms.CharField(max_length=150)
 
 
 class LeadFilterForm(forms.Form):

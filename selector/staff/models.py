@@ -72,3 +72,29 @@ class DashboardFigures(models.Model):
 
     def __str__(self) -> str:
         return f"{self.day} {self.utm_source or '-'}"
+
+
+class LoginThrottle(models.Model):
+    """Failed log-ins of one username from one client address (selector.staff.lockout).
+
+    One row per (username, address), counted while failures keep coming within
+    STAFF_LOGIN_WINDOW_SECONDS of each other. Staff log-ins are rare, so the table stays
+    small; it lives in the database every app server shares, so managers can see and lift
+    throttles, and ``manage.py purge`` drops rows past the window."""
+
+    username = models.CharField(_("username"), max_length=150)  # as typed, case-folded
+    ip = models.GenericIPAddressField(_("address"))
+    failures = models.PositiveIntegerField(_("failures"), default=0)
+    first_failed_at = models.DateTimeField(_("first failure"))
+    last_failed_at = models.DateTimeField(_("last failure"), db_index=True)
+
+    class Meta:
+        verbose_name = _("login throttle")
+        verbose_name_plural = _("login throttles")
+        ordering = ["-last_failed_at"]
+        constraints = [models.UniqueConstraint(fields=["username", "ip"],
+                                               name="loginthrottle_username_ip_uniq")]
+        indexes = [models.Index(fields=["ip", "last_failed_at"], name="loginthrottle_ip_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.username} @ {self.ip}"

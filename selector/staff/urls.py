@@ -16,4 +16,5 @@ urlpatterns = [
     path("leads/<uuid:public_id>/owner/", views.lead_assign, name="lead_assign"),
     path("leads/<uuid:public_id>/delete/", views.lead_delete, name="lead_delete"),
     path("dashboard/", views.dashboard, name="dashboard"),
+    path("security/", views.security, name="security"),
 ]

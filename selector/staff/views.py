@@ -23,7 +23,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from selector.core.explain import FABRIC_SHORT, FIELD_LABELS, RULE_TITLES, fabric_label, value_label
 from selector.domain import Answers, Fabric, InvalidAnswers
 from selector.leads.models import Lead, LeadEvent, Score, Status
-from selector.staff import charts, export, permissions, queries, services
+from selector.staff import charts, export, lockout, permissions, queries, services
 from selector.staff.access import get_lead_for_user, staff_required, touch
 from selector.staff.forms import (
     AssignForm,
@@ -34,6 +34,7 @@ from selector.staff.forms import (
     LoginForm,
     NoteForm,
     StatusForm,
+    UnlockForm,
     owner_choices,
 )
 
@@ -89,6 +90,9 @@ PIPELINE = [Status.NEW, Status.CONTACTED, Status.QUALIFIED, Status.PROPOSAL, Sta
 # --- log in / out ------------------------------------------------------------------------
 
 class _LoginView(auth_views.LoginView):
+    """The one log-in page: /staff/login/ and /admin/login/ (the admin's own form is
+    replaced, so the throttle and its message apply to both)."""
+
     template_name = "staff/login.html"
     authentication_form = LoginForm
     redirect_authenticated_user = False
@@ -96,9 +100,15 @@ class _LoginView(auth_views.LoginView):
     def form_valid(self, form):
         response = super().form_valid(form)
         touch(self.request)
+        lockout.record_success(self.request, response, form.get_user().get_username())
         return response
 
     def get_default_redirect_url(self):
+        # A rejected or missing "next": the workspace for sales roles, the admin index
+        # for admin editors (the workspace does not exist for them).
+        user = self.request.user
+        if not permissions.is_staff_member(user) and user.is_staff:
+            return reverse("admin:index")
         return reverse("staff:lead_list")
 
 
@@ -438,3 +448,23 @@ def dashboard(request: HttpRequest) -> HttpResponse:
             [(s["source"] or _("(direct)"), s["leads"]) for s in sources]),
     }
     return render(request, "staff/dashboard.html", context)
+
+
+# --- security (managers) -----------------------------------------------------------------
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@staff_required
+@never_cache
+def security(request: HttpRequest) -> HttpResponse:
+    """Managers see the log-in throttles in force and lift them (a colleague who mistyped
+    their password too often, or after an attack from the office network)."""
+    if not permissions.is_manager(request.user):
+        raise PermissionDenied
+    if request.method == "POST":
+        form = UnlockForm(request.POST)
+        if form.is_valid():
+            lockout.unlock(form.cleaned_data["username"])
+            messages.success(request, _("Log-in for %(username)s unlocked.") % {
+                "username": form.cleaned_data["username"]})
+        return redirect("staff:security")
+    return render(request, "staff/security.html", {"throttles": lockout.summary()})

@@ -61,6 +61,8 @@ EXPECTED: dict[str, dict] = {
     "staff:lead_delete": {A: 302, O: 404, S: 403, M: 200},  # confirmation page
     "staff:export_csv": {A: 302, O: 404, S: 403, M: 200},
     "staff:export_xlsx": {A: 302, O: 404, S: 403, M: 200},
+    "staff:security": {A: 302, O: 404, S: 403, M: 200},
+    "admin_login": {"all": 200},  # the staff login view, at the admin's address
 }
 
 
