@@ -96,7 +96,8 @@ fmt: install-dev
 report-screenshots: install
 	@rm -rf artifacts/report && mkdir -p artifacts/report
 	@tmp=$$(mktemp -d) && export DATABASE_URL=sqlite:///$$tmp/report.sqlite3 DEBUG=0 \
-	  SECRET_KEY=report-screenshots-only STATIC_PLAIN=1 && \
+	  SECRET_KEY=report-screenshots-only STATIC_PLAIN=1 \
+	  SITE_URL=$${SITE_URL:-http://127.0.0.1:$(PORT)} && \
 	  $(PY) manage.py migrate --noinput -v 0 && $(PY) manage.py load_content -v 0 && \
 	  $(PY) manage.py report_sample --out artifacts/report; rc=$$?; rm -rf $$tmp; exit $$rc
 	@for pdf in artifacts/report/*.pdf; do pdftoppm -r 80 -png "$$pdf" "$${pdf%.pdf}"; done

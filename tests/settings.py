@@ -7,12 +7,16 @@ os.environ.setdefault("SECRET_KEY", "tests-only-secret-key-not-used-anywhere-els
 os.environ.setdefault("DEBUG", "0")
 os.environ.setdefault("SECURE_SSL_REDIRECT", "0")
 os.environ.setdefault("STATIC_PLAIN", "1")
+# Production requires SITE_URL; tests of request-following links override it with "".
+os.environ.setdefault("SITE_URL", "http://testserver")
 os.environ.setdefault("REPORT_PRERENDER", "0")  # tests/reports turn it on where needed
 # The shared cache of production without REDIS_URL: the database cache, in the test
 # database. Each test's cache writes roll back with its transaction (flushed after
 # transactional tests), so tests never see each other's counters and no test needs to clear
 # the cache, and parallel runs by several engineers cannot collide in one Redis.
 os.environ["REDIS_URL"] = ""
+# The customer report e-mail renders a PDF: on only in the tests about it.
+os.environ.setdefault("REPORT_EMAIL_ENABLED", "0")
 
 from selector.settings import *  # noqa: E402,F403
 

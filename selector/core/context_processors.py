@@ -1,5 +1,6 @@
-from django.conf import settings
 from django.utils.functional import SimpleLazyObject
+
+from selector.core.siteurl import site_url
 
 
 def site(request):
@@ -8,6 +9,6 @@ def site(request):
     from selector.content.models import CompanyProfile
 
     return {
-        "SITE_URL": settings.SITE_URL,
+        "SITE_URL": site_url(request),
         "company": SimpleLazyObject(CompanyProfile.current),
     }

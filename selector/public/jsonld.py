@@ -22,6 +22,7 @@ from django.utils.translation import get_language
 
 from selector.content.models import CompanyProfile, ContentBlock, FaqEntry
 from selector.core.jsonld import dumps
+from selector.core.siteurl import site_url
 
 CONTEXT = "https://schema.org"
 
@@ -36,8 +37,9 @@ def script_tag(nodes: Sequence[dict]) -> SafeString:
 
 
 def absolute(path: str) -> str:
-    """An absolute URL on the public site (settings.SITE_URL) for a root-relative path."""
-    return settings.SITE_URL + path
+    """An absolute URL on the public site (selector.core.siteurl) for a root-relative
+    path."""
+    return site_url() + path
 
 
 def page_language() -> str:

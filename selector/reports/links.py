@@ -14,6 +14,8 @@ from django.core import signing
 from django.urls import reverse
 from django.utils import translation
 
+from selector.core.siteurl import site_url
+
 SALT = "selector.reports.customer-link.v1"
 DEFAULT_MAX_AGE = 30 * 24 * 60 * 60
 
@@ -62,11 +64,11 @@ def customer_report_path(lead, *, web: bool = False) -> str:
 
 def customer_report_url(lead) -> str:
     """A signed, expiring, unguessable absolute URL for the customer's PDF download."""
-    return settings.SITE_URL + customer_report_path(lead)
+    return site_url() + customer_report_path(lead)
 
 
 def customer_report_web_url(lead) -> str:
-    return settings.SITE_URL + customer_report_path(lead, web=True)
+    return site_url() + customer_report_path(lead, web=True)
 
 
 def staff_report_path(lead, *, web: bool = False) -> str:

@@ -22,7 +22,6 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, time
 from functools import lru_cache
 
-from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.template.loader import render_to_string
 from django.templatetags.static import static
@@ -41,6 +40,7 @@ from selector.content.models import (
 from selector.core import explain
 from selector.core.jsonld import dumps
 from selector.core.results import FabricOption, Result, compute_result
+from selector.core.siteurl import site_url
 from selector.domain import Answers, Fabric
 from selector.reports import fonts
 from selector.reports.diagram import fabric_svg
@@ -222,7 +222,7 @@ def created_at(data: ReportData) -> datetime:
 def report_jsonld(data: ReportData, company: CompanyProfile, result: Result) -> dict:
     """schema.org ``Report`` for the report. No personal data: the customer's name and
     company are on the cover, not in machine-readable metadata."""
-    site = settings.SITE_URL
+    site = site_url()
     org = {
         "@type": "Organization",
         "@id": f"{site}/#organization",
