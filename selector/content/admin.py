@@ -1,11 +1,24 @@
 from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
 
 from selector.content.models import CompanyProfile, ComparisonRow, ContentBlock, FaqEntry, Switch
 
 
 @admin.register(CompanyProfile)
 class CompanyProfileAdmin(admin.ModelAdmin):
-    list_display = ["name_zh", "name_en", "years_of_service", "clients", "support_hours"]
+    list_display = ["name_zh", "name_en", "phone", "email", "wechat_name_zh"]
+    fieldsets = [
+        (None, {"fields": ["name_zh", "name_en", "short_name_zh", "short_name_en",
+                           "tagline_zh", "tagline_en", "years_of_service", "clients",
+                           "support_hours", "website"]}),
+        (_("Contact channels (shown to customers)"), {
+            "description": _("Shown in the page footer, on the thank-you, 429 and error "
+                             "pages, in the report e-mail and in the PDF. Leave a channel "
+                             "empty to hide it; never enter a number or address the team "
+                             "does not answer."),
+            "fields": ["phone", "email", "wechat_name_zh", "wechat_name_en", "wechat_qr_url",
+                       "address_zh", "address_en"]}),
+    ]
 
 
 @admin.register(ContentBlock)

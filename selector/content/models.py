@@ -41,17 +41,33 @@ class CompanyProfile(models.Model):
     years_of_service = models.PositiveSmallIntegerField(_("years of IT service"))
     clients = models.CharField(_("enterprise clients"), max_length=20, help_text="2000+")
     support_hours = models.CharField(_("support hours"), max_length=20, help_text="7x24")
-    phone = models.CharField(_("phone"), max_length=40, blank=True)
-    email = models.EmailField(_("e-mail"), blank=True)
+    # Contact channels, shown in every page footer, on the thanks, 429 and error pages, in
+    # the customer's e-mail and in the PDF. Company data: empty until the company fills
+    # them in the admin (an empty channel is simply not shown).
+    phone = models.CharField(
+        _("hotline"), max_length=40, blank=True,
+        help_text=_("As customers dial it, e.g. 400-xxx-xxxx or +86 755 xxxx xxxx."))
+    email = models.EmailField(_("sales e-mail"), blank=True)
+    wechat_name_zh = models.CharField(
+        _("WeChat official account or WeCom (Chinese)"), max_length=100, blank=True,
+        help_text=_("The name customers search for in WeChat."))
+    wechat_name_en = models.CharField(
+        _("WeChat official account or WeCom (English)"), max_length=100, blank=True)
+    wechat_qr_url = models.URLField(
+        _("WeChat QR code link"), max_length=300, blank=True,
+        help_text=_("The link the official account's or WeCom contact's QR code opens "
+                    "(https://weixin.qq.com/... or https://work.weixin.qq.com/...). The QR "
+                    "code is drawn from it on our server."))
     website = models.URLField(_("website"), blank=True)
-    address_zh = models.CharField(_("address (Chinese)"), max_length=300, blank=True)
-    address_en = models.CharField(_("address (English)"), max_length=300, blank=True)
+    address_zh = models.CharField(_("office address (Chinese)"), max_length=300, blank=True)
+    address_en = models.CharField(_("office address (English)"), max_length=300, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     name = Localized("name")
     short_name = Localized("short_name")
     tagline = Localized("tagline")
     address = Localized("address")
+    wechat_name = Localized("wechat_name")
 
     class Meta:
         verbose_name = _("company profile")
@@ -59,6 +75,17 @@ class CompanyProfile(models.Model):
 
     def __str__(self) -> str:
         return self.name_zh
+
+    @property
+    def has_channels(self) -> bool:
+        """True when customers have a way to reach a person (phone, e-mail or WeChat)."""
+        return bool(self.phone or self.email or self.wechat_name_zh or self.wechat_qr_url)
+
+    @property
+    def phone_uri(self) -> str:
+        """``tel:`` target: the digits and a leading +, nothing a browser would misdial."""
+        digits = "".join(c for c in self.phone if c.isdigit() or c == "+")
+        return f"tel:{digits}" if digits else ""
 
     @classmethod
     def current(cls) -> CompanyProfile:

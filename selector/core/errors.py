@@ -1,20 +1,25 @@
 """Friendly error pages (400, 403, 404, 429, 500, 503) in the visitor's language.
 
-They render a stand-alone template with a plain context: no context processors, no
-database query, nothing from the request echoed back, so they also work while the
-database is down and leak nothing."""
+They render a stand-alone template with a plain context: no context processors, nothing
+from the request echoed back, so they leak nothing. The company's contact channels come
+from the cache, or from one guarded query that is skipped for a database outage (503):
+the page renders whatever the database does."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import sys
 
-from django.db import InterfaceError, OperationalError
+from django.core.cache import cache
+from django.db import DatabaseError, InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse
 from django.template import loader
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
+
+from selector.content.models import CompanyProfile
 
 logger = logging.getLogger("selector.errors")
 
@@ -38,6 +43,29 @@ OTHER_LANGUAGE_HINT = {
 }
 
 
+CHANNELS_CACHE_KEY = "errors:company-channels"
+CHANNELS_CACHE_SECONDS = 300
+_CHANNEL_FIELDS = ("phone", "email", "wechat_name_zh", "wechat_name_en", "wechat_qr_url")
+
+
+def _company_channels(status: int):
+    """An unsaved CompanyProfile holding only the contact channels, or None."""
+    values = None
+    try:
+        values = cache.get(CHANNELS_CACHE_KEY)
+    except Exception:  # noqa: BLE001 - a cache outage must not break the error page
+        values = None
+    if values is None and status != 503:
+        try:
+            profile = CompanyProfile.objects.order_by("pk").first()
+        except DatabaseError:
+            return None
+        values = {f: getattr(profile, f) for f in _CHANNEL_FIELDS} if profile else {}
+        with contextlib.suppress(Exception):  # a cache outage must not break the page
+            cache.set(CHANNELS_CACHE_KEY, values, CHANNELS_CACHE_SECONDS)
+    return CompanyProfile(**values) if values else None
+
+
 def error_response(request: HttpRequest | None, status: int, *, retry: bool = False,
                    headers: dict | None = None) -> HttpResponse:
     title, message = PAGES[status]
@@ -50,6 +78,7 @@ def error_response(request: HttpRequest | None, status: int, *, retry: bool = Fa
         "status": status, "title": title, "message": message, "retry": retry,
         "brand": _("Shenhua Tiancheng"), "home_url": home_url,
         "other_language_hint": OTHER_LANGUAGE_HINT.get(language, OTHER_LANGUAGE_HINT["en"]),
+        "company": _company_channels(status),
     }
     body = loader.get_template("errors/error.html").render(context)
     response = HttpResponse(body, status=status)
