@@ -15,27 +15,36 @@ def _text(label, max_length, *, required=True, validators=_LINE, **kwargs):
 
 
 class ContactForm(forms.Form):
-    """The contact step. Besides the visible fields it carries a honeypot (``website``,
-    hidden from people by CSS and from screen readers by aria-hidden) and ``started``, a
-    signed timestamp of when the form was rendered (``abuse.form_started_token()``, put in
-    the page by the view, fresh on every render), for the minimum fill time."""
+    """The contact step. Required: name, company, a mobile/phone number or a WeChat ID,
+    and consent; e-mail (where the report is sent), role and timeline are optional.
+
+    Besides the visible fields it carries a honeypot (``website``, hidden from people by
+    CSS and from screen readers by aria-hidden) and ``started``, a signed timestamp of when
+    the form was rendered (``abuse.form_started_token()``, put in the page by the view,
+    fresh on every render), for the minimum fill time."""
 
     name = _text(_("Name"), 100, widget=forms.TextInput(attrs={"autocomplete": "name"}))
     company = _text(_("Company"), 200,
                     widget=forms.TextInput(attrs={"autocomplete": "organization"}))
-    phone = _text(_("Mobile phone"), 40, widget=forms.TextInput(
+    phone = _text(_("Mobile or phone"), 40, required=False, widget=forms.TextInput(
         attrs={"autocomplete": "tel", "inputmode": "tel", "type": "tel"}),
-        help_text=_("A mainland mobile such as 138 1234 5678, or +country code and number."))
-    email = forms.EmailField(label=_("E-mail"), max_length=254, validators=_LINE,
-                             widget=forms.EmailInput(attrs={"autocomplete": "email"}))
-    role = _text(_("Job role"), 100,
+        help_text=_("A mobile such as 138 1234 5678 or a landline with its area code such as "
+                    "0755-2345 6789; outside mainland China, + and the country code."))
+    wechat = _text(_("WeChat ID"), 50, required=False,
+                   help_text=_("Give a phone number or a WeChat ID, or both."))
+    email = forms.EmailField(
+        label=_("E-mail (optional)"), max_length=254, validators=_LINE, required=False,
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+        help_text=_("We send the report here; without an e-mail you download it on the next "
+                    "page."))
+    role = _text(_("Job role (optional)"), 100, required=False,
                  widget=forms.TextInput(attrs={"autocomplete": "organization-title"}))
-    timeline = forms.ChoiceField(label=_("Project timeline"), choices=Timeline.choices,
+    timeline = forms.ChoiceField(label=_("Project timeline (optional)"),
+                                 choices=Timeline.choices, required=False,
                                  widget=forms.RadioSelect)
-    wechat = _text(_("WeChat ID (optional)"), 50, required=False)
     message = _text(_("Message (optional)"), 2000, required=False,
                     validators=[no_control_characters],
-                    widget=forms.Textarea(attrs={"rows": 4}))
+                    widget=forms.Textarea(attrs={"rows": 3}))
     consent = forms.BooleanField(
         label=_("I have read the privacy notice above and agree that my details are used "
                 "as it describes."),
@@ -44,14 +53,27 @@ class ContactForm(forms.Form):
                               widget=forms.TextInput(attrs={"autocomplete": "off",
                                                             "tabindex": "-1"}))
 
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("label_suffix", "")  # labels sit above their fields: no colon
+        super().__init__(*args, **kwargs)
+        for name, field in self.fields.items():
+            if field.required and name != "consent":
+                field.widget.attrs["aria-required"] = "true"
+
     def clean_phone(self) -> str:
-        return normalize_phone(self.cleaned_data["phone"])
+        value = self.cleaned_data["phone"]
+        return normalize_phone(value) if value.strip() else ""
 
     def clean_message(self) -> str:
         return self.cleaned_data["message"].replace("\r\n", "\n").replace("\r", "\n")
 
     def clean(self):
         cleaned = super().clean()
+        if ("phone" not in self.errors and "wechat" not in self.errors
+                and not cleaned.get("phone") and not cleaned.get("wechat", "").strip()):
+            self.add_error("phone", forms.ValidationError(
+                _("Give a phone number or a WeChat ID so that our engineer can reach you."),
+                code="no_channel"))
         if cleaned.get("website") or self.data.get("website"):
             self.abuse = "honeypot"
             raise forms.ValidationError(
@@ -64,12 +86,11 @@ class ContactForm(forms.Form):
                 code="stale")
         if elapsed < settings.LEAD_MIN_FILL_SECONDS:
             self.abuse = "too_fast"
-            raise forms.ValidationError(
-                _("That was very quick. Please check your details and submit again."),
-                code="too_fast")
+            raise forms.ValidationError(self.TOO_FAST_MESSAGE, code="too_fast")
         return cleaned
 
     abuse: str | None = None
+    TOO_FAST_MESSAGE = _("That was very quick. Please check your details and submit again.")
 
     def contact(self) -> dict:
         """The contact details for lead_create (valid forms only)."""

@@ -47,10 +47,12 @@ class Lead(models.Model):
 
     name = models.CharField(_("name"), max_length=100)
     company = models.CharField(_("company"), max_length=200)
-    phone = models.CharField(_("mobile phone"), max_length=16)  # normalised, E.164
-    email = models.EmailField(_("e-mail"), max_length=254)
-    role = models.CharField(_("job role"), max_length=100)
-    timeline = models.CharField(_("project timeline"), max_length=10, choices=Timeline.choices)
+    # A phone number or a WeChat ID (or both); e-mail, role and timeline are optional.
+    phone = models.CharField(_("phone"), max_length=16, blank=True)  # normalised, E.164
+    email = models.EmailField(_("e-mail"), max_length=254, blank=True)
+    role = models.CharField(_("job role"), max_length=100, blank=True)
+    timeline = models.CharField(_("project timeline"), max_length=10, choices=Timeline.choices,
+                                blank=True)
     wechat = models.CharField(_("WeChat ID"), max_length=50, blank=True)
     message = models.TextField(_("message"), max_length=2000, blank=True)
     language = models.CharField(_("language"), max_length=10, choices=settings.LANGUAGES)
@@ -119,6 +121,8 @@ class LeadEvent(models.Model):
         REPORT_DOWNLOADED = "report_downloaded", _("Report downloaded")
         NOTIFIED = "notified", _("Sales notified")
         NOTIFICATION_FAILED = "notification_failed", _("Notification failed")
+        REPORT_EMAILED = "report_emailed", _("Report e-mailed to the customer")
+        REPORT_EMAIL_FAILED = "report_email_failed", _("Report e-mail failed")
 
     lead = models.ForeignKey(Lead, on_delete=models.CASCADE, related_name="events")
     kind = models.CharField(_("kind"), max_length=30, choices=Kind.choices)

@@ -27,7 +27,7 @@ def score_lead(answers: Answers, timeline: str) -> Score:
     ============================  ======
     within 3 months               3
     in 3 to 6 months              2
-    not decided yet (unknown)     1
+    not decided yet / not given   1
     later than 6 months           0
     ============================  ======
 
@@ -51,7 +51,8 @@ def score_lead(answers: Answers, timeline: str) -> Score:
     So a purchase within three months is hot from 64 GPUs with a non-minimal budget, or
     from 512 GPUs on any budget; a project later than six months is never hot.
     """
-    points = _TIMELINE_POINTS[Timeline(timeline)] + _BUDGET_POINTS[answers.budget]
+    points = (_TIMELINE_POINTS[Timeline(timeline or Timeline.UNKNOWN)]
+              + _BUDGET_POINTS[answers.budget])
     if answers.gpus >= LARGE_CLUSTER_GPUS:
         points += 2
     elif answers.gpus >= MEDIUM_CLUSTER_GPUS:

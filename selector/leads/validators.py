@@ -2,38 +2,55 @@
 
 import re
 
+import phonenumbers
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
+from phonenumbers import CountryCodeSource, PhoneNumberType
 
-# Mainland mobile: 1[3-9] + 9 digits, optionally after +86 / 0086 / 86 with spaces or dashes.
-_MAINLAND = re.compile(r"^(?:(?:\+|00)?86)?(1[3-9][0-9]{9})$")
-# International: strict E.164, "+" then 8 to 15 digits, first digit not 0.
-_E164 = re.compile(r"^\+[1-9][0-9]{7,14}$")
-_SEPARATORS = re.compile(r"[\s\-]")
+# Numbers without a country code are read as Chinese numbers (mobiles and landlines with
+# their area code, e.g. 0755-2345 6789).
+DEFAULT_REGION = "CN"
+MAX_PHONE_INPUT = 40
 # C0/C1 control characters (NUL included) other than tab, CR and LF.
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 _LINE_BREAK = re.compile(r"[\r\n\u2028\u2029]")
+# What people type around the digits: spaces, dashes, dots, brackets, slashes (half- and
+# full-width). Anything else (letters, "x" extensions, a second "+") is refused.
+_PHONE_CHARS = re.compile(r"^[+＋]?[0-9０-９\s\-‐–—－.．()（）/]+$")
 
 
 def normalize_phone(value: str) -> str:
-    """Return the phone number in E.164 ("+8613812345678") or raise ValidationError.
+    """The number in E.164 ("+8613812345678"), or ValidationError.
 
-    Spaces and dashes are ignored. A mainland mobile may be written with or without
-    +86/0086; anything else must already be E.164 (no national trunk prefixes).
+    Parsed by Google's libphonenumber rules (the ``phonenumbers`` package) with China as
+    the default region: mobiles (138 1234 5678, (138)1234-5678, full-width digits),
+    landlines with their area code (0755-2345 6789, 010 1234 5678) and numbers of any
+    country after + and the country code. The number must be a valid number of its
+    country, not only the right length.
     """
-    compact = _SEPARATORS.sub("", value or "")
-    if match := _MAINLAND.match(compact):
-        return "+86" + match.group(1)
-    if compact.startswith("+86") or compact.startswith("0086"):
-        # A Chinese number that is not a mobile (landlines are not accepted here).
-        raise ValidationError(_("Enter a mainland mobile number such as 138 1234 5678."),
-                              code="invalid_phone")
-    if _E164.match(compact):
-        return compact
-    raise ValidationError(
-        _("Enter a mainland mobile number (138 1234 5678) or an international number "
-          "starting with + and the country code."),
-        code="invalid_phone")
+    raw = (value or "").strip()
+    if not raw or len(raw) > MAX_PHONE_INPUT or not _PHONE_CHARS.match(raw):
+        raise ValidationError(_INVALID_PHONE, code="invalid_phone")
+    if raw.startswith("00"):
+        raw = "+" + raw[2:]  # the international call prefix written out
+    try:
+        number = phonenumbers.parse(raw, DEFAULT_REGION, keep_raw_input=True)
+    except phonenumbers.NumberParseException:
+        raise ValidationError(_INVALID_PHONE, code="invalid_phone") from None
+    if not phonenumbers.is_valid_number(number):
+        raise ValidationError(_INVALID_PHONE, code="invalid_phone")
+    if (number.country_code_source == CountryCodeSource.FROM_DEFAULT_COUNTRY
+            and not phonenumbers.normalize_digits_only(raw).startswith("0")
+            and phonenumbers.number_type(number) != PhoneNumberType.MOBILE):
+        # A Chinese landline is written with its trunk 0 (0755 ..., 010 ...); without it,
+        # "(415) 555-2671" is more likely a foreign number missing its + and country code.
+        raise ValidationError(_INVALID_PHONE, code="invalid_phone")
+    return phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164)
+
+
+_INVALID_PHONE = _("Enter a phone number we can call: a mobile such as 138 1234 5678, a "
+                   "landline with its area code such as 0755-2345 6789, or + and the country "
+                   "code for a number outside mainland China.")
 
 
 def no_control_characters(value: str) -> None:

@@ -15,13 +15,15 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_http_methods, require_safe
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import push_url
 
 from selector.content.models import Switch
 from selector.content.queries import block, faq_entries
+from selector.core.attribution import visit_source
 from selector.core.explain import FIELD_LABELS, value_label
 from selector.core.results import compute_result
+from selector.core.siteurl import absolute
 from selector.domain import Answers, InvalidAnswers
 from selector.wizard import services
 from selector.wizard.forms import MAX_RAW_LENGTH
@@ -46,6 +48,9 @@ from selector.wizard.steps import (
 )
 
 PREFILL_FIELDS = ANSWER_FIELDS
+# A refused step form (or what-if) kept for the GET that shows its errors (PRG).
+DRAFT_KEY = "wizard_draft"
+WHAT_IF_ERROR_KEY = "wizard_what_if_error"
 
 
 def _partial(request: HttpRequest) -> bool:
@@ -70,13 +75,24 @@ def _session(request: HttpRequest) -> WizardSession:
     """The visitor's WizardSession, created (with where they came from) on first sight."""
     ws = get_wizard_session(request)
     if ws is None:
-        ws = services.wizard_session_start(
-            landing_url=request.get_full_path(),
-            referrer=request.headers.get("referer", ""),
-            utm={name: request.GET.get(name, "") for name in services.UTM_FIELDS},
-            language=get_language() or "",
-        )
-        request.session[SESSION_KEY] = str(ws.id)
+        ws = _start_session(request)
+    return ws
+
+
+def _start_session(request: HttpRequest, *, answers: dict | None = None,
+                   result_shown: bool = False) -> WizardSession:
+    """A new WizardSession carrying where the visit came from: the source recorded on the
+    visit's first page (selector.core.attribution), else this request's own."""
+    source = visit_source(request) or {
+        "landing_url": request.get_full_path(),
+        "referrer": request.headers.get("referer", ""),
+        **{name: request.GET.get(name, "") for name in services.UTM_FIELDS},
+    }
+    ws = services.wizard_session_start(
+        landing_url=source["landing_url"], referrer=source["referrer"],
+        utm={name: source.get(name, "") for name in services.UTM_FIELDS},
+        language=get_language() or "", answers=answers, result_shown=result_shown)
+    request.session[SESSION_KEY] = str(ws.id)
     return ws
 
 
@@ -178,7 +194,13 @@ def step(request: HttpRequest, identifier: str) -> HttpResponse:
         if _partial(request) and validate in form.fields:
             return _field_feedback(request, current, form, validate)
         if not form.is_valid():
-            return _step_page(request, ws, current, form=form)
+            if _partial(request):  # htmx: no history entry for the POST, render in place
+                return _step_page(request, ws, current, form=form)
+            # Post/Redirect/Get: the errors are shown by the GET, so Back never resubmits.
+            request.session[DRAFT_KEY] = {
+                "step": current.identifier,
+                "data": {k: v for k, v in request.POST.items() if k in current.fields}}
+            return HttpResponseRedirect(_step_url(current), status=303)
         services.wizard_session_store(ws=ws, answers=form.answers(), language=get_language())
         answers = _answers(ws)
         gap = first_incomplete(answers)
@@ -188,6 +210,11 @@ def step(request: HttpRequest, identifier: str) -> HttpResponse:
         if target is None or (gap is not None and step_index(gap) < step_index(target)):
             target = gap
         return _go(request, ws, target)
+    draft = request.session.pop(DRAFT_KEY, None)
+    if isinstance(draft, dict) and draft.get("step") == current.identifier:
+        form = current.make_form(answers, data=draft.get("data") or {})
+        form.is_valid()
+        return _step_page(request, ws, current, form=form)
     return _step_page(request, ws, current)
 
 
@@ -265,7 +292,8 @@ def result(request: HttpRequest) -> HttpResponse:
         return _go(request, ws, first_incomplete(_answers(ws)))
     if request.method == "POST":
         return _what_if(request, ws, answers)
-    return _result_page(request, ws)
+    error = request.session.pop(WHAT_IF_ERROR_KEY, None)
+    return _result_page(request, ws, what_if_error=error if isinstance(error, str) else None)
 
 
 def _what_if(request: HttpRequest, ws: WizardSession, answers: Answers) -> HttpResponse:
@@ -296,8 +324,10 @@ def _what_if(request: HttpRequest, ws: WizardSession, answers: Answers) -> HttpR
         else:
             error = "; ".join(str(e) for e in form.errors.get(name, [])) or _(
                 "That change is not possible.")
-    return _result_page(request, ws, what_if_error=error,
-                        status=200 if _partial(request) else 400)
+    if not _partial(request):  # Post/Redirect/Get, as for the steps
+        request.session[WHAT_IF_ERROR_KEY] = str(error)
+        return HttpResponseRedirect(_step_url(None), status=303)
+    return _result_page(request, ws, what_if_error=error)
 
 
 def _result_page(request: HttpRequest, ws: WizardSession, *, push: str | None = None,
@@ -313,8 +343,7 @@ def _result_page(request: HttpRequest, ws: WizardSession, *, push: str | None = 
         "shared": False,
         "steps": [(s, True, False) for s in steps],
         "total": len(steps),
-        "share_url": request.build_absolute_uri(
-            reverse("wizard:shared", args=[share_token(answers)])),
+        "share_url": absolute(reverse("wizard:shared", args=[share_token(answers)]), request),
         "what_if_error": what_if_error,
     })
     return _render(request, "wizard/result.html", context, status=status, push=push)
@@ -327,7 +356,21 @@ def shared(request: HttpRequest, token: str) -> HttpResponse:
     if answers is None:
         return render(request, "wizard/share_invalid.html", status=404)
     context = result_context(compute_result(answers, Switch.catalogue()))
-    context.update({"shared": True, "share_url": request.build_absolute_uri()})
+    context.update({"shared": True, "share_token": token,
+                    "share_url": absolute(request.path, request)})
     response = render(request, "wizard/result.html", context)
     response["X-Robots-Tag"] = "noindex"
     return response
+
+
+@require_POST
+def handoff(request: HttpRequest, token: str) -> HttpResponse:
+    """A colleague's shared result -> the contact step with those answers: a new wizard
+    session seeded from the signed link (the visitor's own answers, if any, stay in the
+    session they had), then Post/Redirect/Get to the contact step."""
+    answers = answers_from_token(token)
+    if answers is None:
+        return render(request, "wizard/share_invalid.html", status=404)
+    ws = _start_session(request, answers=answers.to_dict(), result_shown=True)
+    services.wizard_session_reach(ws=ws, index=RESULT_INDEX)
+    return HttpResponseRedirect(reverse("leads:contact"), status=303)

@@ -54,7 +54,9 @@ def test_it_answers_429_with_a_friendly_page_after_the_limit(client, content, li
     response = _post(client)
     assert response.status_code == 429
     assert int(response["Retry-After"]) > 0
-    assert "已暂停此表单" in response.content.decode()  # Chinese by default
+    html = response.content.decode()
+    assert "此表单暂时停用" in html  # Chinese by default
+    assert 'href="/wizard/result/"' in html  # back to the result, answers kept
 
 
 def test_the_429_page_speaks_the_visitors_language(client, content, limited):
@@ -62,7 +64,7 @@ def test_the_429_page_speaks_the_visitors_language(client, content, limited):
         _post(client, "/en")
     response = _post(client, "/en")
     assert response.status_code == 429
-    assert "we paused this form" in response.content.decode()
+    assert "this form is paused" in response.content.decode()
 
 
 def test_a_forged_x_forwarded_for_does_not_bypass_it(client, content, limited):
@@ -92,7 +94,7 @@ def test_behind_a_trusted_proxy_clients_are_counted_separately(client, content, 
 def test_invalid_submissions_count_too(client, content, limited):
     attach(client, make_session())
     statuses = [client.post(URL, contact_data(email="bad")).status_code for _ in range(4)]
-    assert statuses == [400, 400, 400, 429]
+    assert statuses == [303, 303, 303, 429]
 
 
 def test_looking_at_the_form_is_not_limited(client, content, limited):

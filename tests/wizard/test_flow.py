@@ -58,8 +58,8 @@ def test_it_asks_throughput_only_where_it_can_change_the_answer(client_en):
 def test_it_requires_the_throughput_answer_for_small_clusters(client_en, session_of):
     client_en.get("/en/wizard/")
     client_en.post("/en/wizard/scale/", {"gpus": "32", "gpus_per_server": "8"})
-    r = client_en.post("/en/wizard/workload/", {"workload": "training"})
-    assert r.status_code == 200
+    r = client_en.post("/en/wizard/workload/", {"workload": "training"}, follow=True)
+    assert r.redirect_chain == [("/en/wizard/workload/", 303)]
     assert "This field is required." in r.content.decode()
     assert "workload" not in session_of(client_en).answers
 
