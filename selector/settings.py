@@ -26,8 +26,13 @@ ALLOWED_HOSTS = env_list(
     "ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"] if DEBUG else []
 )
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
-# Public base URL used in canonical links, JSON-LD, sitemaps and e-mails.
-SITE_URL = (env_str("SITE_URL", "http://127.0.0.1:8000") or "").rstrip("/")
+# Public base URL used in canonical links, JSON-LD, sitemaps, e-mails and the PDF.
+# Required in production. In DEBUG it may stay unset: absolute URLs then follow the host
+# and port the request came to (selector.core.siteurl), so `PORT=9000 make run` works.
+SITE_URL = (env_str("SITE_URL", "") or "").rstrip("/")
+if not SITE_URL and not DEBUG:
+    raise ImproperlyConfigured(
+        "SITE_URL must be set when DEBUG is off (e.g. https://selector.example.com)")
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -56,7 +61,9 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "selector.core.attribution.VisitAttributionMiddleware",
     "selector.core.middleware.LocaleMiddleware",
+    "selector.core.siteurl.SiteUrlMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -197,12 +204,21 @@ TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", [])
 
 SESSION_COOKIE_AGE = env_int("SESSION_COOKIE_AGE", 60 * 60 * 24 * 30, minimum=60)
 
-# Outgoing mail (Django 6.1 MAILERS). The environment variables keep their familiar names.
+# Outgoing mail (Django 6.1 MAILERS). The environment variables keep their familiar names;
+# EMAIL_BACKEND also takes the short names file / console / smtp / locmem. With
+# EMAIL_BACKEND=file (development, tests) every message is written to a file in
+# EMAIL_FILE_PATH (default: mail/ in the project, git-ignored) instead of being sent.
 _mail_backend = env_str(
     "EMAIL_BACKEND",
     "django.core.mail.backends.console.EmailBackend" if DEBUG
     else "django.core.mail.backends.smtp.EmailBackend",
 )
+_mail_backend = {
+    "file": "django.core.mail.backends.filebased.EmailBackend",
+    "console": "django.core.mail.backends.console.EmailBackend",
+    "smtp": "django.core.mail.backends.smtp.EmailBackend",
+    "locmem": "django.core.mail.backends.locmem.EmailBackend",
+}.get(_mail_backend, _mail_backend)
 _mail_options = {}
 if _mail_backend.endswith("smtp.EmailBackend"):
     _mail_options = {
@@ -213,6 +229,8 @@ if _mail_backend.endswith("smtp.EmailBackend"):
         "use_tls": env_bool("EMAIL_USE_TLS", False),
         "timeout": env_int("EMAIL_TIMEOUT", 10, minimum=1),
     }
+elif _mail_backend.endswith("filebased.EmailBackend"):
+    _mail_options = {"file_path": env_str("EMAIL_FILE_PATH", "") or str(BASE_DIR / "mail")}
 MAILERS = {"default": {"BACKEND": _mail_backend, "OPTIONS": _mail_options}}
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "selector@localhost")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
@@ -260,6 +278,10 @@ REPORT_LINK_MAX_AGE = env_int("REPORT_LINK_MAX_AGE", 30 * 24 * 3600, minimum=60)
 REPORT_RENDER_TIMEOUT = env_int("REPORT_RENDER_TIMEOUT", 20, minimum=1)
 REPORT_CACHE_SECONDS = env_int("REPORT_CACHE_SECONDS", 30 * 24 * 3600, minimum=60)
 REPORT_PRERENDER = env_bool("REPORT_PRERENDER", True)  # render the PDF when a lead is created
+# The customer's report e-mail (selector.leads.delivery): sent when they give an address,
+# with the PDF attached up to this size (a download link instead above it).
+REPORT_EMAIL_ENABLED = env_bool("REPORT_EMAIL_ENABLED", True)
+REPORT_EMAIL_ATTACH_MAX_BYTES = env_int("REPORT_EMAIL_ATTACH_MAX_BYTES", 5_000_000, minimum=0)
 
 # Background tasks (Django 6 django.tasks). "immediate" runs a task inside the request
 # (development, tests); "database" stores it for `manage.py db_worker` (production).

@@ -1,14 +1,15 @@
 from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
 from django.urls import include, path
-from django.views.i18n import set_language
 
 from selector.core import views as core_views
+from selector.core.i18n import set_language
 from selector.public import views as public_views
 from selector.staff import views as staff_views
 
 urlpatterns = [
     path("healthz", core_views.healthz, name="healthz"),
+    path("favicon.ico", core_views.favicon, name="favicon"),
     path("i18n/setlang/", set_language, name="set_language"),
     path("api/", include("selector.api.urls")),
     path("", include("selector.public.root_urls")),  # robots.txt, sitemap.xml

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.http import HttpRequest
 from django.urls import NoReverseMatch, reverse
 
+from selector.core.siteurl import absolute
 from selector.domain import Answers
 from selector.leads.models import Lead
 
@@ -16,13 +17,14 @@ def result_share_url(request: HttpRequest, answers: Answers) -> str:
     try:
         from selector.wizard.sharing import share_token
 
-        return request.build_absolute_uri(reverse("wizard:shared", args=[share_token(answers)]))
+        return absolute(reverse("wizard:shared", args=[share_token(answers)]), request)
     except (ImportError, NoReverseMatch):
         return ""
 
 
-def report_url(lead: Lead) -> str:
-    """The customer's PDF download (selector.reports); "" while reports are not built."""
-    from selector.reports.links import customer_report_url
+def report_path(lead: Lead) -> str:
+    """The customer's PDF download as a root-relative link (selector.reports): it works on
+    whatever host and port the page was served from."""
+    from selector.reports.links import customer_report_path
 
-    return customer_report_url(lead) or ""
+    return customer_report_path(lead) or ""

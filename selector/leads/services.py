@@ -13,10 +13,12 @@ from django.utils import timezone
 
 from selector.content.models import Switch
 from selector.core.results import compute_result
+from selector.core.siteurl import site_url as default_site_url
 from selector.domain import Answers
 from selector.leads.models import Lead, LeadEvent
 from selector.leads.privacy import PRIVACY_NOTICE_VERSION
 from selector.leads.scoring import score_lead
+from selector.leads.tasks import email_report
 from selector.wizard.models import WizardSession
 
 logger = logging.getLogger(__name__)
@@ -61,14 +63,16 @@ def lead_create(
     contact: dict,
     language: str,
     user_agent: str = "",
+    site_url: str = "",
     _guard: bool = True,
 ) -> tuple[Lead, bool]:
     """Create the lead for a completed wizard session, or return the one it already has.
 
     ``contact`` holds the cleaned ContactForm fields (name, company, phone, email, role,
     timeline, wechat, message); consent is implied by calling this (the form requires it).
-    Returns ``(lead, created)``. One transaction; notifications are scheduled on commit,
-    so a rolled-back lead notifies nobody.
+    Returns ``(lead, created)``. One transaction; notifications and the customer's report
+    e-mail are scheduled on commit, so a rolled-back lead notifies nobody. ``site_url`` is
+    the base of the links in the e-mail (the view passes selector.core.siteurl's).
 
     Exactly one lead per wizard session, also under concurrent submits: the session row is
     locked (SELECT ... FOR UPDATE) before the check, and the unique wizard_session column
@@ -120,7 +124,8 @@ def lead_create(
         LeadEvent.objects.create(lead=lead, kind=LeadEvent.Kind.CREATED,
                                  data={"score": lead.score, "language": language})
         public_id = str(lead.public_id)
-        transaction.on_commit(lambda: _after_commit(public_id), robust=True)
+        base_url = site_url or default_site_url()
+        transaction.on_commit(lambda: _after_commit(public_id, base_url), robust=True)
     logger.info("lead created %s (%s)", lead.report_number, lead.public_id)
     return lead, True
 
@@ -138,12 +143,29 @@ def schedule_notifications(lead_public_id: str) -> None:
         notify_lead.enqueue(lead_public_id, channel)
 
 
-def _after_commit(lead_public_id: str) -> None:
-    """A new lead's side effects: sales notifications, then the report pre-render."""
+def _after_commit(lead_public_id: str, base_url: str) -> None:
+    """A new lead's side effects: sales notifications, the report pre-render, then the
+    customer's report e-mail (which finds the pre-rendered PDF in the cache)."""
     try:
         schedule_notifications(lead_public_id)
     finally:
-        schedule_report_prerender(lead_public_id)
+        try:
+            schedule_report_prerender(lead_public_id)
+        finally:
+            schedule_report_email(lead_public_id, base_url)
+
+
+def schedule_report_email(lead_public_id: str, base_url: str) -> None:
+    """Enqueue the customer's report e-mail when they gave an address; never raises."""
+    if not settings.REPORT_EMAIL_ENABLED:
+        return
+    if not Lead.objects.filter(public_id=lead_public_id).exclude(email="").exists():
+        return
+    try:
+        email_report.enqueue(lead_public_id, base_url)
+    except Exception as exc:
+        logger.error("report e-mail not scheduled: %s (lead %s)", type(exc).__name__,
+                     lead_public_id)
 
 
 def schedule_report_prerender(lead_public_id: str) -> None:

@@ -1,4 +1,5 @@
-"""Background notification of sales (Django 6 tasks).
+"""Background deliveries for a lead (Django 6 tasks): sales notifications and the
+customer's report e-mail.
 
 One task run per (lead, channel), so a failing webhook never re-sends the e-mail. A failed
 attempt is recorded as a ``notification_failed`` LeadEvent and retried with exponential
@@ -20,7 +21,7 @@ from django.conf import settings
 from django.tasks import task, task_backends
 from django.utils import timezone
 
-from selector.leads import notify
+from selector.leads import delivery, notify
 from selector.leads.models import Lead, LeadEvent
 
 logger = logging.getLogger(__name__)
@@ -34,39 +35,60 @@ def backoff_seconds(attempt: int) -> float:
     return settings.LEAD_NOTIFY_BACKOFF_SECONDS * 2 ** (attempt - 1)
 
 
-@task
-def notify_lead(lead_public_id: str, channel: str, attempt: int = 1) -> str:
-    send = CHANNELS[channel]
+def _deliver(task_obj, args: tuple, *, lead_public_id: str, attempt: int, send,
+             done_kind: str, failed_kind: str, key: dict) -> str:
+    """One delivery with retries (see the module doc). ``key`` identifies the delivery in
+    the events' data (e.g. ``{"channel": "email"}``); a delivery that already has a
+    ``done_kind`` event with that key is not sent again."""
     max_attempts = settings.LEAD_NOTIFY_MAX_ATTEMPTS
     while True:
         lead = Lead.objects.filter(public_id=lead_public_id).first()
         if lead is None:
             return "gone"  # purged or rolled back meanwhile
-        if lead.events.filter(kind=LeadEvent.Kind.NOTIFIED, data__channel=channel).exists():
+        done = lead.events.filter(kind=done_kind, **{f"data__{k}": v for k, v in key.items()})
+        if done.exists():
             return "already-sent"
         try:
             send(lead)
         except Exception as exc:  # any failure of the mail server / webhook is retried
             final = attempt >= max_attempts
             LeadEvent.objects.create(
-                lead=lead, kind=LeadEvent.Kind.NOTIFICATION_FAILED,
-                data={"channel": channel, "attempt": attempt, "final": final,
-                      "error": type(exc).__name__})
-            logger.warning("lead %s: %s notification attempt %d failed (%s)%s",
-                           lead.report_number, channel, attempt, type(exc).__name__,
-                           " - giving up" if final else "")
+                lead=lead, kind=failed_kind,
+                data={**key, "attempt": attempt, "final": final, "error": type(exc).__name__})
+            logger.warning("lead %s: %s attempt %d failed (%s)%s", lead.report_number,
+                           "/".join(map(str, key.values())) or failed_kind, attempt,
+                           type(exc).__name__, " - giving up" if final else "")
             if final:
                 return "failed"
             delay = backoff_seconds(attempt)
             attempt += 1
-            backend = task_backends[notify_lead.backend]
+            backend = task_backends[task_obj.backend]
             if backend.supports_defer:
-                notify_lead.using(run_after=timezone.now() + timedelta(seconds=delay)).enqueue(
-                    lead_public_id, channel, attempt)
+                task_obj.using(run_after=timezone.now() + timedelta(seconds=delay)).enqueue(
+                    *args, attempt)
                 return "retry-scheduled"
             time.sleep(min(delay, INLINE_BACKOFF_CAP))
             continue
-        LeadEvent.objects.create(lead=lead, kind=LeadEvent.Kind.NOTIFIED,
-                                 data={"channel": channel, "attempt": attempt})
-        logger.info("lead %s: %s notification sent", lead.report_number, channel)
+        LeadEvent.objects.create(lead=lead, kind=done_kind, data={**key, "attempt": attempt})
+        logger.info("lead %s: %s sent", lead.report_number,
+                    "/".join(map(str, key.values())) or done_kind)
         return "sent"
+
+
+@task
+def notify_lead(lead_public_id: str, channel: str, attempt: int = 1) -> str:
+    """Tell sales about a new lead on one channel (e-mail or group-robot webhook)."""
+    return _deliver(notify_lead, (lead_public_id, channel), lead_public_id=lead_public_id,
+                    attempt=attempt, send=CHANNELS[channel],
+                    done_kind=LeadEvent.Kind.NOTIFIED,
+                    failed_kind=LeadEvent.Kind.NOTIFICATION_FAILED, key={"channel": channel})
+
+
+@task
+def email_report(lead_public_id: str, base_url: str, attempt: int = 1) -> str:
+    """Send the customer their report (selector.leads.delivery), with the same retries."""
+    return _deliver(email_report, (lead_public_id, base_url), lead_public_id=lead_public_id,
+                    attempt=attempt,
+                    send=lambda lead: delivery.send_report_email(lead, base_url=base_url),
+                    done_kind=LeadEvent.Kind.REPORT_EMAILED,
+                    failed_kind=LeadEvent.Kind.REPORT_EMAIL_FAILED, key={})

@@ -1,18 +1,21 @@
 import logging
+import time
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_safe
 
+from selector.core.siteurl import site_url
 from selector.domain import Answers, InvalidAnswers
 from selector.leads import abuse
+from selector.leads.delivery import report_email_status
 from selector.leads.forms import ContactForm
-from selector.leads.links import report_url, result_share_url
+from selector.leads.links import report_path, result_share_url
 from selector.leads.models import Lead
 from selector.leads.privacy import PRIVACY_NOTICE_VERSION
 from selector.leads.services import lead_create
@@ -40,10 +43,39 @@ def _remember(request: HttpRequest, lead: Lead) -> None:
     request.session[SESSION_LEADS_KEY] = [*ids[-9:], str(lead.public_id)]
 
 
+# A refused contact form, kept for the GET that shows it (Post/Redirect/Get: Back after a
+# later successful submit never lands on a POST). Read once, dropped after DRAFT_MAX_AGE.
+DRAFT_KEY = "contact_draft"
+DRAFT_MAX_AGE = 15 * 60
+_DRAFT_SKIP = {"csrfmiddlewaretoken"}
+
+
+def _stash_draft(request: HttpRequest, form: ContactForm) -> None:
+    data = {k: v for k, v in request.POST.items() if k not in _DRAFT_SKIP}
+    request.session[DRAFT_KEY] = {"data": data, "abuse": form.abuse, "at": time.time()}
+
+
+def _pop_draft(request: HttpRequest) -> ContactForm | None:
+    draft = request.session.pop(DRAFT_KEY, None)
+    if not isinstance(draft, dict) or not isinstance(draft.get("data"), dict):
+        return None
+    if time.time() - float(draft.get("at") or 0) > DRAFT_MAX_AGE:
+        return None
+    form = ContactForm(draft["data"])
+    form.is_valid()
+    if draft.get("abuse") == "too_fast" and not form.non_field_errors():
+        # Time has passed since the POST; show what the visitor was told then.
+        form.add_error(None, ValidationError(form.TOO_FAST_MESSAGE, code="too_fast"))
+    return form
+
+
 @never_cache
 @require_http_methods(["GET", "HEAD", "POST"])
 def contact(request: HttpRequest) -> HttpResponse:
-    """The contact step after the wizard's result: details + consent -> one lead."""
+    """The contact step after the wizard's result: details + consent -> one lead.
+
+    Post/Redirect/Get both ways: a valid POST redirects to the thank-you page, a refused
+    one to this page again, which shows the errors (so Back never asks to resubmit)."""
     ws, answers = _completed(request)
     if ws is None or answers is None:
         return redirect("wizard:start")
@@ -53,7 +85,6 @@ def contact(request: HttpRequest) -> HttpResponse:
         # Already submitted from this browser (refresh, back button, second tab).
         return redirect("leads:thanks")
 
-    status = 200
     if request.method == "POST":
         if abuse.rate_limited(request):
             logger.warning("lead submit rate-limited")
@@ -66,7 +97,8 @@ def contact(request: HttpRequest) -> HttpResponse:
                 lead, created = lead_create(
                     wizard_session=ws, answers=answers, contact=form.contact(),
                     language=translation.get_language() or settings.LANGUAGE_CODE,
-                    user_agent=request.META.get("HTTP_USER_AGENT", ""))
+                    user_agent=request.META.get("HTTP_USER_AGENT", ""),
+                    site_url=site_url(request))
             except ValidationError as exc:
                 # The form's limits mirror the model's; this is a safety net, not a path.
                 logger.warning("lead rejected by model validation: %s",
@@ -74,16 +106,18 @@ def contact(request: HttpRequest) -> HttpResponse:
                 form.add_error(None, ValidationError(
                     _("We could not accept this submission. Please try again.")))
             else:
+                request.session.pop(DRAFT_KEY, None)
                 _remember(request, lead)
                 return redirect("leads:thanks")
         elif form.abuse:
             logger.info("lead submit refused: %s", form.abuse)
-        status = 400
-    else:
-        form = ContactForm()
+        _stash_draft(request, form)
+        return HttpResponseRedirect(request.path, status=303)
+
+    form = _pop_draft(request) or ContactForm()
     return render(request, "leads/contact.html", {
         "form": form, "started": abuse.form_started_token(), "answers": answers,
-        **_privacy_context()}, status=status)
+        **_privacy_context()})
 
 
 @never_cache
@@ -101,8 +135,9 @@ def thanks(request: HttpRequest) -> HttpResponse:
         answers = None
     return render(request, "leads/thanks.html", {
         "lead": lead,
-        "report_url": report_url(lead),
+        "report_url": report_path(lead),
         "share_url": result_share_url(request, answers) if answers else "",
+        "email_status": report_email_status(lead),
     })
 
 

@@ -5,10 +5,12 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
+from selector.core.attribution import UTM_FIELDS
 from selector.wizard.models import WizardSession
 from selector.wizard.steps import ANSWER_FIELDS, RESULT_INDEX
 
-UTM_FIELDS = ("utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content")
+__all__ = ["UTM_FIELDS", "wizard_session_reach", "wizard_session_start",
+           "wizard_session_store"]
 
 
 def _fit(value: str, field: str) -> str:
@@ -18,11 +20,17 @@ def _fit(value: str, field: str) -> str:
 
 
 def wizard_session_start(*, landing_url: str, referrer: str, utm: dict[str, str],
-                         language: str) -> WizardSession:
+                         language: str, answers: dict | None = None,
+                         result_shown: bool = False) -> WizardSession:
+    """A new session; ``answers`` (validated by the caller) and ``result_shown`` seed it
+    from a shared result (the colleague's hand-off goes straight to the contact step)."""
     return WizardSession.objects.create(
         landing_url=_fit(landing_url, "landing_url"),
         referrer=_fit(referrer, "referrer"),
         language=_fit(language, "language"),
+        answers={k: v for k, v in (answers or {}).items() if k in ANSWER_FIELDS},
+        furthest_step=RESULT_INDEX if result_shown else 1,
+        result_at=timezone.now() if result_shown else None,
         **{name: _fit(utm.get(name, ""), name) for name in UTM_FIELDS},
     )
 

@@ -7,5 +7,6 @@ urlpatterns = [
     path("", views.start, name="start"),
     path("result/", views.result, name="result"),
     path("r/<str:token>/", views.shared, name="shared"),
+    path("r/<str:token>/continue/", views.handoff, name="handoff"),
     path("<slug:identifier>/", views.step, name="step"),
 ]

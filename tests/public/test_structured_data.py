@@ -125,9 +125,9 @@ def test_a_planted_script_end_tag_stays_inside_the_json_string(client, content, 
     FaqEntry.objects.filter(slug="which-is-faster").update(**{field: PLANTED})
     html = client.get(path).content.decode()
     collector = parse(html)
-    # Only the data block itself and htmx: nothing the planted text could have opened.
+    # Only the data block itself, htmx and site.js: nothing the planted text could open.
     assert len(collector.ld_blocks) == 1
-    assert [s.get("type") for s in collector.scripts] == ["application/ld+json", None]
+    assert [s.get("type") for s in collector.scripts] == ["application/ld+json", None, None]
     assert '<script>alert("x")' not in html
     (faq,) = nodes_of_type(html, "FAQPage")
     assert faq["mainEntity"][0]["acceptedAnswer"]["text"] == PLANTED

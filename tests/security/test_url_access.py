@@ -27,7 +27,8 @@ A, O, S, M = PERSONAS  # noqa: E741
 # name -> (kwargs builder key, {persona: expected GET status}); "all" applies to everyone.
 EXPECTED: dict[str, dict] = {
     "healthz": {"all": 200},
-    "set_language": {"all": 302},
+    "set_language": {"all": 405},  # POST only (CSRF-protected form in every header)
+    "favicon": {"all": 200},
     "api-recommend": {"all": 400},  # no parameters: a 400 with the field errors
     "api-fabric": {"all": 400},
     "api-openapi": {"all": 200},
@@ -40,6 +41,7 @@ EXPECTED: dict[str, dict] = {
     "wizard:step": {"all": 200},
     "wizard:result": {"all": 302},  # incomplete answers: back to the first open step
     "wizard:shared": {"all": 200},
+    "wizard:handoff": {"all": 405},  # POST only (the shared result's report button)
     "leads:contact": {"all": 302},  # no finished wizard: back to the wizard
     "leads:thanks": {"all": 302},  # nothing submitted in this session
     "leads:privacy": {"all": 200},
@@ -107,6 +109,7 @@ def _url(name: str, lead) -> str:
     kwargs = {
         "wizard:step": {"identifier": "scale"},
         "wizard:shared": {"token": share_token(Answers(gpus=64))},
+        "wizard:handoff": {"token": share_token(Answers(gpus=64))},
         "reports:customer": {"token": links.make_token(lead)},
         "reports:customer_web": {"token": links.make_token(lead)},
     }.get(name)

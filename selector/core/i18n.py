@@ -1,0 +1,76 @@
+"""The language switch: the same page in the other language, from any page.
+
+Django's ``set_language`` translates ``next`` by resolving it in the *active* language.
+The switch itself lives outside ``i18n_patterns``, so the active language there is the
+default (Chinese) and ``/en/...`` never resolves: English -> 中文 redirected back to the
+English page. Here ``next`` is resolved in whichever language its prefix belongs to, then
+reversed in the chosen one; the query string is kept.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.urls import Resolver404, resolve, reverse
+from django.urls.exceptions import NoReverseMatch
+from django.utils import translation
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_POST
+
+LANGUAGE_CODES = [code for code, _name in settings.LANGUAGES]
+
+
+def _prefix(code: str) -> str:
+    return "" if code == settings.LANGUAGE_CODE else f"/{code}"
+
+
+def _language_of(path: str) -> str:
+    for code in LANGUAGE_CODES:
+        prefix = _prefix(code)
+        if prefix and (path == prefix or path.startswith(prefix + "/")):
+            return code
+    return settings.LANGUAGE_CODE
+
+
+def translate_path(url: str, language: str) -> str:
+    """``url`` (root-relative, with query) as the same page in ``language``."""
+    parts = urlsplit(url)
+    path = parts.path or "/"
+    query = f"?{parts.query}" if parts.query else ""
+    source = _language_of(path)
+    try:
+        with translation.override(source):
+            match = resolve(path)
+        if match.url_name is None:
+            raise NoReverseMatch
+        with translation.override(language):
+            return reverse(match.view_name, args=match.args, kwargs=match.kwargs) + query
+    except (Resolver404, NoReverseMatch):
+        pass
+    # Not one of our named pages (or not resolvable): swap the prefix.
+    bare = path[len(_prefix(source)):] or "/"
+    return (_prefix(language) + bare if bare != "/" else (_prefix(language) + "/")) + query
+
+
+@require_POST
+def set_language(request: HttpRequest) -> HttpResponse:
+    """POST ``language`` and ``next`` (the page to show again); CSRF-protected like every
+    POST. Sets the language cookie and redirects to ``next`` in that language."""
+    language = request.POST.get("language", "")
+    target = request.POST.get("next") or request.headers.get("referer") or "/"
+    if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()},
+                                           require_https=request.is_secure()):
+        target = "/"
+    target_parts = urlsplit(target)
+    target = target_parts.path + (f"?{target_parts.query}" if target_parts.query else "")
+    if language not in LANGUAGE_CODES:
+        return HttpResponseRedirect(target or "/")
+    response = HttpResponseRedirect(translate_path(target, language))
+    response.set_cookie(
+        settings.LANGUAGE_COOKIE_NAME, language,
+        max_age=settings.LANGUAGE_COOKIE_AGE, path=settings.LANGUAGE_COOKIE_PATH,
+        domain=settings.LANGUAGE_COOKIE_DOMAIN, secure=settings.LANGUAGE_COOKIE_SECURE,
+        httponly=settings.LANGUAGE_COOKIE_HTTPONLY, samesite=settings.LANGUAGE_COOKIE_SAMESITE)
+    return response
