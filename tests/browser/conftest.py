@@ -27,6 +27,14 @@ def browser():
         browser.close()
 
 
+@pytest.fixture(autouse=True)
+def _links_follow_the_live_server(settings):
+    """As in development: no SITE_URL, so absolute links (share links, canonical URLs)
+    point at the live server's random port, the way `PORT=9000 make run` works."""
+    settings.SITE_URL = ""
+    settings.ALLOWED_HOSTS = ["localhost", "127.0.0.1", "testserver"]
+
+
 @pytest.fixture
 def new_page(browser, live_server):
     """``new_page(js=True, width=1280)``: a page in a fresh browser context (own cookies).

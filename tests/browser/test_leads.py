@@ -55,7 +55,7 @@ def test_it_goes_from_the_result_to_the_thank_you_page(new_page, artifacts_dir):
                 page.check(f"input[name={name}][value='{value}']")
         page.click(".wizard-form button[type=submit]")
     page.wait_for_url("**/wizard/result/")
-    page.get_by_role("link", name="Get the full PDF report").click()
+    page.get_by_test_id("report-button").click()
 
     page.wait_for_url("**/en/contact/")
     shots = artifacts_dir("leads")
