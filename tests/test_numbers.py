@@ -51,6 +51,7 @@ def test_the_api_and_the_wizard_refuse_the_same_numbers(content, raw):
 
     wizard = Client()
     wizard.get("/en/wizard/")
-    response = wizard.post("/en/wizard/scale/", {"gpus": raw, "gpus_per_server": "8"})
+    response = wizard.post("/en/wizard/scale/", {"gpus": raw, "gpus_per_server": "8"},
+                           follow=True)  # Post/Redirect/Get to the step with its error
     assert response.status_code == 200
     assert "Enter a whole number" in response.content.decode()

@@ -2,8 +2,8 @@
 
 They render a stand-alone template with a plain context: no context processors, nothing
 from the request echoed back, so they leak nothing. The company's contact channels come
-from the cache, or from one guarded query that is skipped for a database outage (503):
-the page renders whatever the database does."""
+from the cache, or from one guarded query; for a database outage (503) only from a cache
+that is not the database (Redis), so the page never waits for a database that is down."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import contextlib
 import logging
 import sys
 
+from django.conf import settings
 from django.core.cache import cache
 from django.db import DatabaseError, InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse
@@ -48,14 +49,20 @@ CHANNELS_CACHE_SECONDS = 300
 _CHANNEL_FIELDS = ("phone", "email", "wechat_name_zh", "wechat_name_en", "wechat_qr_url")
 
 
+def _cache_uses_the_database() -> bool:
+    return "DatabaseCache" in settings.CACHES.get("default", {}).get("BACKEND", "")
+
+
 def _company_channels(status: int):
     """An unsaved CompanyProfile holding only the contact channels, or None."""
     values = None
-    try:
-        values = cache.get(CHANNELS_CACHE_KEY)
-    except Exception:  # noqa: BLE001 - a cache outage must not break the error page
-        values = None
-    if values is None and status != 503:
+    outage = status == 503
+    if not (outage and _cache_uses_the_database()):
+        try:
+            values = cache.get(CHANNELS_CACHE_KEY)
+        except Exception:  # noqa: BLE001 - a cache outage must not break the error page
+            values = None
+    if values is None and not outage:
         try:
             profile = CompanyProfile.objects.order_by("pk").first()
         except DatabaseError:
