@@ -24,7 +24,8 @@ from selector.core.explain import FABRIC_SHORT, FIELD_LABELS, RULE_TITLES, fabri
 from selector.domain import Answers, Fabric, InvalidAnswers
 from selector.leads.models import Lead, LeadEvent, Score, Status
 from selector.staff import charts, export, lockout, permissions, queries, services
-from selector.staff.access import get_lead_for_user, staff_required, touch
+from selector.staff import middleware as staff_session
+from selector.staff.access import get_lead_for_user, staff_required
 from selector.staff.forms import (
     AssignForm,
     BulkForm,
@@ -99,7 +100,7 @@ class _LoginView(auth_views.LoginView):
 
     def form_valid(self, form):
         response = super().form_valid(form)
-        touch(self.request)
+        staff_session.start(self.request)
         lockout.record_success(self.request, response, form.get_user().get_username())
         return response
 

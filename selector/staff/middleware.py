@@ -1,0 +1,85 @@
+"""Lifetime of a staff session, enforced on every request of a logged-in user.
+
+Only staff log in (visitors have no accounts), so every authenticated request is a staff
+request: the workspace (/staff/), report downloads (/report/staff/), the admin (/admin/),
+and the public pages a salesperson may open in the same browser. A session ends when it
+has been idle for STAFF_IDLE_TIMEOUT seconds or is older than STAFF_SESSION_MAX_AGE since
+the log-in, whichever comes first. The request then goes on as anonymous; on a staff-scoped
+path it is sent to the log-in page with a message saying why.
+"""
+
+from __future__ import annotations
+
+import time
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import logout
+from django.contrib.auth.views import redirect_to_login
+from django.utils.translation import gettext as _
+
+LAST_SEEN_KEY = "staff_last_seen"
+LOGIN_AT_KEY = "staff_login_at"
+# Write the timestamp at most this often, so most requests don't rewrite the session.
+TOUCH_EVERY = 30
+# Paths (after the optional language prefix) that only staff use.
+STAFF_PREFIXES = ("staff/", "report/staff/", "admin/")
+
+
+def start(request) -> None:
+    """A fresh staff session (called at log-in): its clocks, and a cookie and database row
+    that expire with the absolute lifetime (so `manage.py purge` removes the row)."""
+    now = int(time.time())
+    request.session[LOGIN_AT_KEY] = now
+    request.session[LAST_SEEN_KEY] = now
+    request.session.set_expiry(settings.STAFF_SESSION_MAX_AGE)
+
+
+def expired(request) -> str | None:
+    """"idle", "lifetime" or None; records the activity of a live session."""
+    session, now = request.session, int(time.time())
+    login_at, last = session.get(LOGIN_AT_KEY), session.get(LAST_SEEN_KEY)
+    if not isinstance(login_at, int):  # logged in before these clocks existed
+        start(request)
+        return None
+    if now - login_at > settings.STAFF_SESSION_MAX_AGE:
+        return "lifetime"
+    if isinstance(last, int) and now - last > settings.STAFF_IDLE_TIMEOUT:
+        return "idle"
+    if not isinstance(last, int) or now - last >= TOUCH_EVERY:
+        session[LAST_SEEN_KEY] = now
+    return None
+
+
+def _unprefixed(path: str) -> str:
+    """The path without its leading slash and language prefix ("/en/staff/" -> "staff/")."""
+    head, _sep, rest = path.lstrip("/").partition("/")
+    if head in {code for code, _name in settings.LANGUAGES}:
+        return rest
+    return path.lstrip("/")
+
+
+def is_staff_path(path: str) -> bool:
+    return _unprefixed(path).startswith(STAFF_PREFIXES)
+
+
+def is_login_path(path: str) -> bool:
+    return _unprefixed(path) in {"staff/login/", "admin/login/"}
+
+
+class StaffSessionMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if request.user.is_authenticated:
+            why = expired(request)
+            if why:
+                logout(request)
+                if is_staff_path(request.path_info) and not is_login_path(request.path_info):
+                    messages.info(request, _(
+                        "Your session ended after a period of inactivity. Please log in again."
+                    ) if why == "idle" else _(
+                        "Your session reached its maximum length. Please log in again."))
+                    return redirect_to_login(request.get_full_path())
+        return self.get_response(request)
