@@ -68,6 +68,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "selector.staff.middleware.StaffSessionMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "selector.core.errors.DatabaseUnavailableMiddleware",
@@ -250,15 +251,19 @@ STAFF_LOGIN_IP_FAILURES = env_int("STAFF_LOGIN_IP_FAILURES", 30, minimum=1)
 STAFF_LOGIN_DELAY_SECONDS = env_int("STAFF_LOGIN_DELAY_SECONDS", 30, minimum=1)
 STAFF_LOGIN_MAX_DELAY_SECONDS = env_int("STAFF_LOGIN_MAX_DELAY_SECONDS", 15 * 60, minimum=1)
 STAFF_LOGIN_WINDOW_SECONDS = env_int("STAFF_LOGIN_WINDOW_SECONDS", 24 * 3600, minimum=60)
+# Every request of a logged-in (staff) user: idle timeout and absolute session lifetime
+# (selector.staff.middleware).
 STAFF_IDLE_TIMEOUT = env_int("STAFF_IDLE_TIMEOUT", 30 * 60, minimum=60)
+STAFF_SESSION_MAX_AGE = env_int("STAFF_SESSION_MAX_AGE", 12 * 3600, minimum=300)
 CSRF_FAILURE_VIEW = "selector.core.errors.csrf_failure"
 
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    # Signed report links (/report/<token>/) never reach the logs (selector.reports).
-    "filters": {"report_tokens": {"()": "selector.reports.logfilters.RedactReportTokens"}},
+    # Report and share links (bearer tokens) never reach the logs (selector.core.logredact;
+    # gunicorn's access log uses the same rule, deploy/gunicorn.conf.py).
+    "filters": {"report_tokens": {"()": "selector.core.logredact.RedactTokens"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     "loggers": {

@@ -11,7 +11,7 @@ from selector.domain import Answers
 from selector.leads.models import Lead
 from selector.leads.services import LEAD_DELETE_HOOKS, lead_create, lead_delete
 from selector.reports import links, render, services, tasks
-from selector.reports.logfilters import REDACTED, RedactReportTokens, redact
+from selector.core.logredact import REDACTED, RedactTokens, redact
 from selector.reports.samples import SAMPLE_ANSWERS
 from selector.wizard.models import WizardSession
 
@@ -130,7 +130,7 @@ def test_it_redacts_report_tokens_in_request_logs(make_lead, client, caplog):
 def test_the_filter_redacts_every_language_and_keeps_staff_paths():
     record = logging.LogRecord("django.request", logging.WARNING, __file__, 1, "%s: %s",
                                ("Gone", "/report/eyJhIjoxfQ:1x:abc/"), None)
-    RedactReportTokens().filter(record)
+    RedactTokens().filter(record)
     assert record.getMessage() == f"Gone: /report/{REDACTED}/"
     assert (redact("GET /en/report/abc.def/web/?x=1 503")
             == f"GET /en/report/{REDACTED}/web/?x=1 503")
