@@ -1,7 +1,10 @@
 """Spam protection without a third-party CAPTCHA: the client IP (proxy-aware), a per-IP
-rate limit on the cache, and the signed form-start timestamp for the minimum fill time."""
+rate limit of accepted leads on the shared cache, and the signed, single-use form-start
+stamp, bound to the visitor's wizard session, for the minimum fill time."""
 
+import contextlib
 import ipaddress
+import secrets
 import time
 
 from django.conf import settings
@@ -41,15 +44,22 @@ def client_ip(request: HttpRequest) -> str:
     return client
 
 
+def _rate_key(request: HttpRequest, scope: str) -> tuple[str, int]:
+    window = settings.LEAD_RATE_WINDOW_SECONDS
+    bucket = int(time.time() // window)
+    return f"ratelimit:{scope}:{client_ip(request)}:{bucket}", window
+
+
 def rate_limited(request: HttpRequest, scope: str = "lead-submit") -> bool:
-    """Count one hit for this client IP; True when it exceeds settings.LEAD_RATE_LIMIT in the
-    current fixed window of LEAD_RATE_WINDOW_SECONDS. Works on Redis (shared) and locmem."""
+    """Count one accepted submission for this client IP; True when it exceeds
+    settings.LEAD_RATE_LIMIT in the current fixed window of LEAD_RATE_WINDOW_SECONDS.
+    Called only for a valid submission about to become a lead (``uncount`` gives the hit
+    back when none was made), so bots' refused posts cannot exhaust an office's quota.
+    The cache is shared by every process (selector.core.cache), its incr atomic."""
     limit = settings.LEAD_RATE_LIMIT
     if limit <= 0:
         return False
-    window = settings.LEAD_RATE_WINDOW_SECONDS
-    bucket = int(time.time() // window)
-    key = f"ratelimit:{scope}:{client_ip(request)}:{bucket}"
+    key, window = _rate_key(request, scope)
     cache.add(key, 0, timeout=window + 5)
     try:
         count = cache.incr(key)
@@ -59,24 +69,45 @@ def rate_limited(request: HttpRequest, scope: str = "lead-submit") -> bool:
     return count > limit
 
 
+def uncount(request: HttpRequest, scope: str = "lead-submit") -> None:
+    """Give back the hit of a submission that made no new lead."""
+    if settings.LEAD_RATE_LIMIT <= 0:
+        return
+    key, _window = _rate_key(request, scope)
+    with contextlib.suppress(ValueError):  # the window turned meanwhile
+        cache.decr(key)
+
+
 def retry_after_seconds() -> int:
     window = settings.LEAD_RATE_WINDOW_SECONDS
     return max(1, int(window - time.time() % window))
 
 
-def form_started_token() -> str:
-    return signing.dumps(time.time(), salt=_STARTED_SALT)
+def form_started_token(wizard_session_id, *, now: float | None = None) -> str:
+    """The contact form's start stamp: when it was rendered, for which wizard session, and a
+    nonce that makes it usable once (``form_fill_seconds``)."""
+    return signing.dumps({"t": time.time() if now is None else now,
+                          "s": str(wizard_session_id), "n": secrets.token_urlsafe(12)},
+                         salt=_STARTED_SALT)
 
 
-def form_fill_seconds(token: str) -> float | None:
-    """Seconds since the form carrying ``token`` was rendered; None if forged or stale."""
-    if not token or len(token) > 200:
+def form_fill_seconds(token: str, wizard_session_id) -> float | None:
+    """Seconds since the form carrying ``token`` was rendered; None when the token is
+    forged, stale, issued to another wizard session or already used. Reading it uses it:
+    the nonce is recorded in the shared cache for as long as a token lives, so one form
+    cannot be replayed for many leads (a re-rendered form carries a fresh token)."""
+    if not token or len(token) > 300:
         return None
     try:
-        started = signing.loads(token, salt=_STARTED_SALT, max_age=FORM_MAX_AGE_SECONDS)
+        data = signing.loads(token, salt=_STARTED_SALT, max_age=FORM_MAX_AGE_SECONDS)
     except signing.BadSignature:
         return None
-    if not isinstance(started, int | float):
+    if not isinstance(data, dict) or not isinstance(data.get("t"), int | float) \
+            or data.get("s") != str(wizard_session_id) or not isinstance(data.get("n"), str):
         return None
-    elapsed = time.time() - started
-    return elapsed if elapsed <= FORM_MAX_AGE_SECONDS else None
+    elapsed = time.time() - data["t"]
+    if not 0 <= elapsed <= FORM_MAX_AGE_SECONDS:
+        return None
+    if not cache.add(f"contact-started:{data['n']}", 1, timeout=FORM_MAX_AGE_SECONDS + 60):
+        return None  # used before
+    return elapsed

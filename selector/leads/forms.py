@@ -21,7 +21,10 @@ class ContactForm(forms.Form):
     Besides the visible fields it carries a honeypot (``website``, hidden from people by
     CSS and from screen readers by aria-hidden) and ``started``, a signed timestamp of when
     the form was rendered (``abuse.form_started_token()``, put in the page by the view,
-    fresh on every render), for the minimum fill time."""
+    fresh on every render, bound to the visitor's wizard session and usable once), for the
+    minimum fill time. ``redisplay=True`` re-validates a refused form's draft for display
+    only: the abuse checks ran on its POST (and the stamp is spent), so they are not run
+    again; the view re-adds the message the visitor was given."""
 
     name = _text(_("Name"), 100, widget=forms.TextInput(attrs={"autocomplete": "name"}))
     company = _text(_("Company"), 200,
@@ -74,16 +77,15 @@ class ContactForm(forms.Form):
             self.add_error("phone", forms.ValidationError(
                 _("Give a phone number or a WeChat ID so that our engineer can reach you."),
                 code="no_channel"))
+        if self.redisplay:
+            return cleaned
         if cleaned.get("website") or self.data.get("website"):
             self.abuse = "honeypot"
-            raise forms.ValidationError(
-                _("We could not accept this submission. Please try again."), code="honeypot")
-        elapsed = form_fill_seconds(self.data.get("started", ""))
+            raise forms.ValidationError(self.ABUSE_MESSAGES["honeypot"], code="honeypot")
+        elapsed = form_fill_seconds(self.data.get("started", ""), self.wizard_session_id)
         if elapsed is None:
             self.abuse = "stale"
-            raise forms.ValidationError(
-                _("This form has expired. Please check your details and submit again."),
-                code="stale")
+            raise forms.ValidationError(self.ABUSE_MESSAGES["stale"], code="stale")
         if elapsed < settings.LEAD_MIN_FILL_SECONDS:
             self.abuse = "too_fast"
             raise forms.ValidationError(self.TOO_FAST_MESSAGE, code="too_fast")
@@ -91,6 +93,16 @@ class ContactForm(forms.Form):
 
     abuse: str | None = None
     TOO_FAST_MESSAGE = _("That was very quick. Please check your details and submit again.")
+    ABUSE_MESSAGES = {
+        "honeypot": _("We could not accept this submission. Please try again."),
+        "stale": _("This form has expired. Please check your details and submit again."),
+        "too_fast": TOO_FAST_MESSAGE,
+    }
+
+    def __init__(self, *args, wizard_session_id=None, redisplay: bool = False, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.wizard_session_id = wizard_session_id
+        self.redisplay = redisplay
 
     def contact(self) -> dict:
         """The contact details for lead_create (valid forms only)."""

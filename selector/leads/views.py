@@ -61,11 +61,13 @@ def _pop_draft(request: HttpRequest) -> ContactForm | None:
         return None
     if time.time() - float(draft.get("at") or 0) > DRAFT_MAX_AGE:
         return None
-    form = ContactForm(draft["data"])
+    form = ContactForm(draft["data"], redisplay=True)
     form.is_valid()
-    if draft.get("abuse") == "too_fast" and not form.non_field_errors():
-        # Time has passed since the POST; show what the visitor was told then.
-        form.add_error(None, ValidationError(form.TOO_FAST_MESSAGE, code="too_fast"))
+    abuse_code = form.abuse = draft.get("abuse")
+    if abuse_code in ContactForm.ABUSE_MESSAGES and not form.non_field_errors():
+        # The checks ran on the POST (its start stamp is spent); show what it was told.
+        form.add_error(None, ValidationError(ContactForm.ABUSE_MESSAGES[abuse_code],
+                                             code=abuse_code))
     return form
 
 
@@ -86,13 +88,14 @@ def contact(request: HttpRequest) -> HttpResponse:
         return redirect("leads:thanks")
 
     if request.method == "POST":
-        if abuse.rate_limited(request):
-            logger.warning("lead submit rate-limited")
-            response = render(request, "leads/rate_limited.html", status=429)
-            response["Retry-After"] = str(abuse.retry_after_seconds())
-            return response
-        form = ContactForm(request.POST)
+        form = ContactForm(request.POST, wizard_session_id=ws.pk)
         if form.is_valid():
+            # Only a submission that is about to become a lead counts toward the limit.
+            if abuse.rate_limited(request):
+                logger.warning("lead submit rate-limited")
+                response = render(request, "leads/rate_limited.html", status=429)
+                response["Retry-After"] = str(abuse.retry_after_seconds())
+                return response
             try:
                 lead, created = lead_create(
                     wizard_session=ws, answers=answers, contact=form.contact(),
@@ -100,6 +103,7 @@ def contact(request: HttpRequest) -> HttpResponse:
                     user_agent=request.META.get("HTTP_USER_AGENT", ""),
                     site_url=site_url(request))
             except ValidationError as exc:
+                abuse.uncount(request)
                 # The form's limits mirror the model's; this is a safety net, not a path.
                 logger.warning("lead rejected by model validation: %s",
                                sorted(exc.message_dict))
@@ -107,6 +111,8 @@ def contact(request: HttpRequest) -> HttpResponse:
                     _("We could not accept this submission. Please try again.")))
             else:
                 request.session.pop(DRAFT_KEY, None)
+                if not created:
+                    abuse.uncount(request)
                 _remember(request, lead)
                 return redirect("leads:thanks")
         elif form.abuse:
@@ -116,7 +122,7 @@ def contact(request: HttpRequest) -> HttpResponse:
 
     form = _pop_draft(request) or ContactForm()
     return render(request, "leads/contact.html", {
-        "form": form, "started": abuse.form_started_token(), "answers": answers,
+        "form": form, "started": abuse.form_started_token(ws.pk), "answers": answers,
         **_privacy_context()})
 
 

@@ -1,7 +1,6 @@
 import time
 
 import pytest
-from django.core import signing
 from django.utils import timezone
 
 from selector.leads import abuse
@@ -11,17 +10,22 @@ ANSWERS = {"gpus": 256, "gpus_per_server": 8, "workload": "training", "budget": 
            "determinism": "standard", "throughput_limited": False, "nic_speed": 400}
 
 
-def started_token(seconds_ago: float = 10.0) -> str:
-    return signing.dumps(time.time() - seconds_ago, salt=abuse._STARTED_SALT)
+def started_token(client, seconds_ago: float = 10.0) -> str:
+    """The contact form's start stamp as the contact page would have issued it to this
+    client's wizard session ``seconds_ago`` (see abuse.form_started_token)."""
+    return abuse.form_started_token(client.session["wizard_session_id"],
+                                    now=time.time() - seconds_ago)
 
 
-def contact_data(**overrides) -> dict:
+def contact_data(client=None, **overrides) -> dict:
+    """The contact form's fields; with ``client``, a start stamp issued to its session."""
     data = {
         "name": "张伟", "company": "深圳算力科技有限公司", "phone": "+86 138-1234-5678",
         "email": "zhang.wei@example.com", "role": "网络架构师", "timeline": "0-3m",
         "wechat": "zhangwei_ai", "message": "请尽快联系。", "consent": "on", "website": "",
-        "started": started_token(),
     }
+    if client is not None and "started" not in overrides:
+        data["started"] = started_token(client)
     data.update(overrides)
     return {k: v for k, v in data.items() if v is not None}
 

@@ -88,7 +88,7 @@ def test_concurrent_posts_of_the_form_make_exactly_one_lead(monkeypatch, setting
     def post(i):
         tab = Client()
         tab.cookies = cookies  # same browser, several tabs / a double click
-        return tab.post("/contact/", contact_data(name=f"Tab {i}")).status_code
+        return tab.post("/contact/", contact_data(tab, name=f"Tab {i}")).status_code
 
     results, errors = _race(post)
     assert errors == []

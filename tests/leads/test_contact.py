@@ -5,7 +5,7 @@ from selector.leads.models import Lead, LeadEvent
 from selector.leads.privacy import PRIVACY_NOTICE_VERSION
 from selector.wizard.models import WizardSession
 
-from .conftest import attach, contact_data, make_session
+from .conftest import attach, contact_data, make_session, started_token
 
 URL = "/contact/"
 
@@ -39,7 +39,7 @@ def test_it_redirects_to_the_wizard_without_a_session(client, db):
 
 def test_it_redirects_to_the_wizard_when_the_answers_are_incomplete(client, content):
     attach(client, make_session(answers={"gpus": 64}))
-    response = client.post(URL, contact_data())
+    response = client.post(URL, contact_data(client))
     assert response.status_code == 302
     assert response["Location"] == reverse("wizard:start")
     assert Lead.objects.count() == 0
@@ -59,7 +59,7 @@ def test_it_shows_the_form_with_an_unticked_consent_and_the_notice(visitor):
 
 
 def test_it_creates_the_lead_and_shows_the_thank_you_page(visitor, ws):
-    response = visitor.post(URL, contact_data(), HTTP_USER_AGENT="Mozilla/5.0 Test")
+    response = visitor.post(URL, contact_data(visitor), HTTP_USER_AGENT="Mozilla/5.0 Test")
     assert response.status_code == 302
     assert response["Location"] == reverse("leads:thanks")
     lead = Lead.objects.get()
@@ -88,7 +88,7 @@ def test_it_creates_the_lead_and_shows_the_thank_you_page(visitor, ws):
 
 
 def test_english_visitors_get_english_and_their_language_is_stored(visitor):
-    response = visitor.post("/en/contact/", contact_data())
+    response = visitor.post("/en/contact/", contact_data(visitor))
     assert response["Location"] == "/en/contact/thanks/"
     assert Lead.objects.get().language == "en"
     page = visitor.get("/en/contact/thanks/")
@@ -96,8 +96,8 @@ def test_english_visitors_get_english_and_their_language_is_stored(visitor):
 
 
 def test_a_double_submit_refresh_and_second_tab_make_one_lead(visitor, client):
-    first = visitor.post(URL, contact_data())
-    again = visitor.post(URL, contact_data(name="Someone else"))  # refresh of the POST
+    first = visitor.post(URL, contact_data(visitor))
+    again = visitor.post(URL, contact_data(visitor, name="Someone else"))  # refresh of the POST
     assert first["Location"] == again["Location"] == reverse("leads:thanks")
     assert visitor.get(URL)["Location"] == reverse("leads:thanks")  # back to the form
     assert Lead.objects.count() == 1
@@ -105,11 +105,11 @@ def test_a_double_submit_refresh_and_second_tab_make_one_lead(visitor, client):
 
 
 def test_the_same_wizard_session_without_the_remembered_lead_still_makes_one(visitor, ws):
-    visitor.post(URL, contact_data())
+    visitor.post(URL, contact_data(visitor))
     session = visitor.session
     del session["leads_submitted"]
     session.save()
-    response = visitor.post(URL, contact_data(name="Again"))
+    response = visitor.post(URL, contact_data(visitor, name="Again"))
     assert response["Location"] == reverse("leads:thanks")
     assert Lead.objects.count() == 1
 
@@ -117,7 +117,7 @@ def test_the_same_wizard_session_without_the_remembered_lead_still_makes_one(vis
 def test_the_thank_you_page_belongs_to_the_visitor_who_submitted(visitor, client, db):
     from django.test import Client
 
-    visitor.post(URL, contact_data())
+    visitor.post(URL, contact_data(visitor))
     lead = Lead.objects.get()
     stranger = Client()
     response = stranger.get(reverse("leads:thanks"))
@@ -130,7 +130,7 @@ def test_the_thank_you_page_belongs_to_the_visitor_who_submitted(visitor, client
 
 
 def test_the_thank_you_page_shows_the_report_link_only_when_there_is_one(visitor, monkeypatch):
-    visitor.post(URL, contact_data())
+    visitor.post(URL, contact_data(visitor))
     lead = Lead.objects.get()
     monkeypatch.setattr("selector.reports.links.customer_report_path", lambda lead: "")
     assert 'data-testid="report-link"' not in visitor.get("/contact/thanks/").content.decode()
@@ -143,18 +143,18 @@ def test_the_thank_you_page_shows_the_report_link_only_when_there_is_one(visitor
 
 
 def test_missing_consent_makes_no_lead(visitor):
-    response = refused(visitor, contact_data(consent=None))
+    response = refused(visitor, contact_data(visitor, consent=None))
     assert "consent" in response.context["form"].errors
     assert Lead.objects.count() == 0
 
 
 def test_a_false_consent_value_makes_no_lead(visitor):
-    refused(visitor, contact_data(consent="false"))
+    refused(visitor, contact_data(visitor, consent="false"))
     assert Lead.objects.count() == 0
 
 
 def test_the_honeypot_refuses_the_submission(visitor):
-    response = refused(visitor, contact_data(website="http://spam.example"))
+    response = refused(visitor, contact_data(visitor, website="http://spam.example"))
     assert response.context["form"].abuse == "honeypot"
     assert Lead.objects.count() == 0
 
@@ -163,7 +163,8 @@ def test_the_honeypot_refuses_the_submission(visitor):
 def test_a_form_filled_faster_than_the_minimum_is_refused(visitor, seconds_ago):
     from .conftest import started_token
 
-    response = refused(visitor, contact_data(started=started_token(seconds_ago)))
+    too_fast = started_token(visitor, seconds_ago)
+    response = refused(visitor, contact_data(visitor, started=too_fast))
     assert "very quick" in str(response.context["form"].non_field_errors()) or \
         "太快" in str(response.context["form"].non_field_errors())
     assert Lead.objects.count() == 0
@@ -173,13 +174,13 @@ def test_the_minimum_fill_time_is_a_setting(visitor, settings):
     from .conftest import started_token
 
     settings.LEAD_MIN_FILL_SECONDS = 0
-    visitor.post(URL, contact_data(started=started_token(0)))
+    visitor.post(URL, contact_data(visitor, started=started_token(visitor, 0)))
     assert Lead.objects.count() == 1
 
 
 @pytest.mark.parametrize("token", ["", "forged", "1700000000.0", "x" * 500])
 def test_a_missing_or_forged_start_stamp_is_refused(visitor, token):
-    response = refused(visitor, contact_data(started=token))
+    response = refused(visitor, contact_data(visitor, started=token))
     assert response.context["form"].abuse == "stale"
     assert Lead.objects.count() == 0
 
@@ -187,19 +188,42 @@ def test_a_missing_or_forged_start_stamp_is_refused(visitor, token):
 def test_a_stale_form_is_refused(visitor):
     from .conftest import started_token
 
-    refused(visitor, contact_data(started=started_token(2 * 24 * 3600)))
+    stale = started_token(visitor, 2 * 24 * 3600)
+    response = refused(visitor, contact_data(visitor, started=stale))
+    assert response.context["form"].abuse == "stale"
     assert Lead.objects.count() == 0
 
 
 def test_a_rerendered_form_carries_a_fresh_start_stamp(visitor):
     from selector.leads.abuse import form_fill_seconds
 
-    response = refused(visitor, contact_data(email="nope"))
-    assert form_fill_seconds(response.context["started"]) < 2
+    response = refused(visitor, contact_data(visitor, email="nope"))
+    assert form_fill_seconds(response.context["started"], visitor.session["wizard_session_id"]) < 2
+
+
+def test_the_start_stamp_is_bound_to_the_visitors_session(visitor):
+    """A stamp lifted from one visitor's page is worth nothing in another session (one
+    stamp made 25 leads before, each from a fresh session)."""
+    token = started_token(visitor)
+    other = Client()
+    attach(other, make_session())
+    response = refused(other, contact_data(other, started=token))
+    assert response.context["form"].abuse == "stale"
+    assert Lead.objects.count() == 0
+
+
+def test_the_start_stamp_is_usable_once(visitor):
+    token = started_token(visitor)
+    refused(visitor, contact_data(visitor, started=token, email="bad"))
+    response = refused(visitor, contact_data(visitor, started=token))
+    assert response.context["form"].abuse == "stale"
+    # The re-rendered form's fresh stamp works (once the minimum time has passed).
+    assert visitor.post(URL, contact_data(visitor)).status_code == 302
+    assert Lead.objects.count() == 1
 
 
 def test_the_wizard_session_keeps_no_personal_data(visitor, ws):
-    visitor.post(URL, contact_data())
+    visitor.post(URL, contact_data(visitor))
     ws = WizardSession.objects.get(pk=ws.pk)
     assert "张伟" not in str(ws.__dict__)
 
@@ -207,7 +231,7 @@ def test_the_wizard_session_keeps_no_personal_data(visitor, ws):
 def test_the_thank_you_page_shows_the_signed_share_link_of_the_result(visitor):
     from selector.wizard.sharing import answers_from_token
 
-    visitor.post(URL, contact_data())
+    visitor.post(URL, contact_data(visitor))
     html = visitor.get("/contact/thanks/").content.decode()
     marker = 'data-testid="share-link"'
     assert marker in html

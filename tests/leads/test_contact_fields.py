@@ -18,7 +18,7 @@ IMG = '"><img src=x onerror=alert(1)>'
 
 
 def _refused(visitor, field, value, data=None):
-    response = visitor.post(URL, data or contact_data(**{field: value}))
+    response = visitor.post(URL, data or contact_data(visitor, **{field: value}))
     # Post/Redirect/Get: back to the form, whose GET shows the error beside the field.
     assert response.status_code == 303, (field, value)
     page = visitor.get(URL)
@@ -35,14 +35,14 @@ def test_required_fields_refuse_empty_values(visitor, field, value):
 
 @pytest.mark.parametrize("field", REQUIRED)
 def test_required_fields_refuse_a_missing_key(visitor, field):
-    data = contact_data()
+    data = contact_data(visitor)
     del data[field]
     _refused(visitor, field, None, data=data)
 
 
 @pytest.mark.parametrize("field", OPTIONAL)
 def test_optional_fields_may_be_left_out(visitor, field):
-    data = contact_data()
+    data = contact_data(visitor)
     del data[field]
     assert visitor.post(URL, data).status_code == 302
     assert getattr(Lead.objects.get(), field) == ""
@@ -51,24 +51,24 @@ def test_optional_fields_may_be_left_out(visitor, field):
 def test_a_phone_or_a_wechat_id_is_enough(visitor):
     from .conftest import attach, make_session
 
-    visitor.post(URL, contact_data(wechat=None))
+    visitor.post(URL, contact_data(visitor, wechat=None))
     assert Lead.objects.get().phone == "+8613812345678"
     attach(visitor, make_session())
-    visitor.post(URL, contact_data(phone=None))
+    visitor.post(URL, contact_data(visitor, phone=None))
     assert Lead.objects.order_by("pk").last().wechat == "zhangwei_ai"
     assert Lead.objects.count() == 2
 
 
 @pytest.mark.parametrize("blank", ["", "   "])
 def test_neither_phone_nor_wechat_is_refused_with_one_message(visitor, blank):
-    page = _refused(visitor, "phone", None, data=contact_data(phone=blank, wechat=blank))
+    page = _refused(visitor, "phone", None, data=contact_data(visitor, phone=blank, wechat=blank))
     errors = page.context["form"].errors
     assert list(errors) == ["phone"]
     assert "WeChat" in str(errors["phone"]) or "微信" in str(errors["phone"])
 
 
 def test_the_minimal_form_is_name_phone_company_consent(visitor):
-    data = {k: v for k, v in contact_data().items()
+    data = {k: v for k, v in contact_data(visitor).items()
             if k in {"name", "company", "phone", "consent", "started", "website"}}
     assert visitor.post(URL, data).status_code == 302
     lead = Lead.objects.get()
@@ -84,7 +84,7 @@ def test_every_text_field_refuses_one_character_too_many(visitor, field, limit):
 @pytest.mark.parametrize(("field", "limit"), [(f, n) for f, n in MAX_LENGTH.items()
                                               if f not in {"phone", "email"}])
 def test_every_free_text_field_accepts_its_maximum(visitor, field, limit):
-    response = visitor.post(URL, contact_data(**{field: "字" * limit}))
+    response = visitor.post(URL, contact_data(visitor, **{field: "字" * limit}))
     assert response.status_code == 302
     assert getattr(Lead.objects.get(), field) == "字" * limit
 
@@ -92,7 +92,7 @@ def test_every_free_text_field_accepts_its_maximum(visitor, field, limit):
 def test_the_longest_valid_email_is_accepted(visitor):
     email = f"{'a' * 64}@{'b' * 63}.{'c' * 63}.{'d' * 57}.com"
     assert len(email) == 254
-    assert visitor.post(URL, contact_data(email=email)).status_code == 302
+    assert visitor.post(URL, contact_data(visitor, email=email)).status_code == 302
     assert Lead.objects.get().email == email
 
 
@@ -108,7 +108,7 @@ def test_single_line_fields_refuse_line_breaks(visitor, field):
 
 
 def test_the_message_may_have_several_lines(visitor):
-    assert visitor.post(URL, contact_data(message="一\r\n二")).status_code == 302
+    assert visitor.post(URL, contact_data(visitor, message="一\r\n二")).status_code == 302
     assert Lead.objects.get().message == "一\n二"
 
 
@@ -137,7 +137,7 @@ def test_the_phone_must_be_a_number_we_can_call(visitor, value):
     ("+1 415 555 2671", "+14155552671"),
 ])
 def test_the_phone_is_stored_normalised(visitor, raw, stored):
-    visitor.post(URL, contact_data(phone=raw))
+    visitor.post(URL, contact_data(visitor, phone=raw))
     assert Lead.objects.get().phone == stored
 
 
@@ -150,7 +150,7 @@ def test_the_timeline_must_be_one_of_the_choices(visitor, value):
 @pytest.mark.parametrize("payload", [SCRIPT, IMG])
 def test_markup_is_stored_verbatim_and_shown_escaped(visitor, field, payload):
     value = payload if field != "wechat" else payload[:50]
-    response = visitor.post(URL, contact_data(**{field: value}))
+    response = visitor.post(URL, contact_data(visitor, **{field: value}))
     assert response.status_code == 302
     lead = Lead.objects.get()
     assert getattr(lead, field) == value
@@ -162,7 +162,7 @@ def test_markup_is_stored_verbatim_and_shown_escaped(visitor, field, payload):
 
 @pytest.mark.parametrize("payload", [SCRIPT, IMG])
 def test_markup_echoed_back_in_a_refused_form_is_escaped(visitor, payload):
-    data = contact_data(name=payload, company=payload, role=payload, message=payload,
+    data = contact_data(visitor, name=payload, company=payload, role=payload, message=payload,
                         email="bad")
     html = visitor.post(URL, data, follow=True).content.decode()
     assert "<script>alert" not in html
@@ -170,7 +170,7 @@ def test_markup_echoed_back_in_a_refused_form_is_escaped(visitor, payload):
 
 
 def test_a_huge_post_is_refused_without_an_error_page(visitor):
-    response = visitor.post(URL, contact_data(message="x" * 200_000, name="y" * 10_000),
+    response = visitor.post(URL, contact_data(visitor, message="x" * 200_000, name="y" * 10_000),
                             follow=True)
     assert response.status_code == 200
     assert {"message", "name"} <= set(response.context["form"].errors)

@@ -255,8 +255,8 @@ def test_no_personal_data_in_the_logs(ws, content, fast_retries, robot_factory, 
 
     attach(client, ws)
     with django_capture_on_commit_callbacks(execute=True):
-        client.post("/contact/", contact_data())
-        client.post("/contact/", contact_data(email="bad", website="spam"))
+        client.post("/contact/", contact_data(client))
+        client.post("/contact/", contact_data(client, email="bad", website="spam"))
     lead = Lead.objects.get()
     assert lead.report_number in caplog.text
     for value in PII + ["13812345678", "sales@example.com"]:

@@ -44,7 +44,7 @@ def limited(settings):
 def _post(client, prefix="", **meta):
     # A fresh finished wizard each time, so each POST would otherwise create a lead.
     attach(client, make_session())
-    return client.post(prefix + URL, contact_data(), **meta)
+    return client.post(prefix + URL, contact_data(client), **meta)
 
 
 def test_it_answers_429_with_a_friendly_page_after_the_limit(client, content, limited):
@@ -91,10 +91,23 @@ def test_behind_a_trusted_proxy_clients_are_counted_separately(client, content, 
     assert Lead.objects.count() == 5
 
 
-def test_invalid_submissions_count_too(client, content, limited):
+def test_only_accepted_leads_count(client, content, limited):
+    """Refused posts (bad fields, bots) don't use up an office's quota: only leads do."""
     attach(client, make_session())
-    statuses = [client.post(URL, contact_data(email="bad")).status_code for _ in range(4)]
-    assert statuses == [303, 303, 303, 429]
+    statuses = [client.post(URL, contact_data(client, email="bad")).status_code
+                for _ in range(6)]
+    statuses += [client.post(URL, contact_data(client, website="spam")).status_code
+                 for _ in range(3)]
+    assert statuses == [303] * 9
+    assert [_post(client).status_code for _ in range(4)] == [302, 302, 302, 429]
+    assert Lead.objects.count() == 3
+
+
+def test_a_repeated_submit_of_the_same_session_is_not_counted_twice(client, content, limited):
+    attach(client, make_session())
+    assert client.post(URL, contact_data(client)).status_code == 302
+    assert client.post(URL, contact_data(client)).status_code == 302  # back to thanks
+    assert [_post(client).status_code for _ in range(3)] == [302, 302, 429]
 
 
 def test_looking_at_the_form_is_not_limited(client, content, limited):

@@ -36,7 +36,7 @@ def sending(settings, visitor):
 
 def _submit(client, django_capture_on_commit_callbacks, url=URL, **fields):
     with django_capture_on_commit_callbacks(execute=True):
-        response = client.post(url, contact_data(**fields))
+        response = client.post(url, contact_data(client, **fields))
     assert response.status_code == 302
     return Lead.objects.get()
 
@@ -115,7 +115,7 @@ def test_the_thanks_page_says_where_the_report_went(
 def test_the_thanks_page_does_not_wait_for_the_mail(visitor, settings):
     """With a worker (tasks not run yet), the page says the mail is on its way."""
     settings.REPORT_EMAIL_ENABLED = True
-    visitor.post(URL, contact_data())  # on_commit callbacks not run: nothing sent yet
+    visitor.post(URL, contact_data(visitor))  # on_commit callbacks not run: nothing sent yet
     html = visitor.get("/contact/thanks/").content.decode()
     assert 'data-state="pending"' in html and "正在发送到" in html
 
@@ -188,7 +188,7 @@ def test_the_file_backend_writes_the_mail_to_a_folder(visitor, settings, tmp_pat
         "BACKEND": "django.core.mail.backends.filebased.EmailBackend",
         "OPTIONS": {"file_path": str(tmp_path)}}}
     with django_capture_on_commit_callbacks(execute=True):
-        visitor.post(URL, contact_data())
+        visitor.post(URL, contact_data(visitor))
     lead = Lead.objects.get()
     files = list(tmp_path.iterdir())
     assert len(files) == 1
@@ -203,7 +203,7 @@ def test_the_file_backend_writes_the_mail_to_a_folder(visitor, settings, tmp_pat
 def test_without_site_url_the_mail_links_follow_the_host_the_visitor_used(
         sending, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
-        sending.post(URL, contact_data(), HTTP_HOST="127.0.0.1:9000")
+        sending.post(URL, contact_data(sending), HTTP_HOST="127.0.0.1:9000")
     (message,) = _report_mails()
     assert "http://127.0.0.1:9000/report/" in message.body
     assert "http://127.0.0.1:9000/wizard/r/" in message.body

@@ -7,11 +7,11 @@ import pytest
 from django.core.cache import cache
 from django.utils import timezone
 
+from selector.core.logredact import REDACTED, RedactTokens, redact
 from selector.domain import Answers
 from selector.leads.models import Lead
 from selector.leads.services import LEAD_DELETE_HOOKS, lead_create, lead_delete
 from selector.reports import links, render, services, tasks
-from selector.core.logredact import REDACTED, RedactTokens, redact
 from selector.reports.samples import SAMPLE_ANSWERS
 from selector.wizard.models import WizardSession
 

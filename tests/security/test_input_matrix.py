@@ -83,7 +83,7 @@ def manager(db):
 def _submit(client, **fields) -> object:
     ws = make_session()
     attach(client, ws)
-    return client.post("/contact/", contact_data(**fields))
+    return client.post("/contact/", contact_data(client, **fields))
 
 
 @pytest.mark.parametrize("payload", REFUSED)
