@@ -306,6 +306,10 @@ LEAD_WEBHOOK_TIMEOUT = env_int("LEAD_WEBHOOK_TIMEOUT", 5, minimum=1)
 LEAD_NOTIFY_MAX_ATTEMPTS = env_int("LEAD_NOTIFY_MAX_ATTEMPTS", 5, minimum=1)
 LEAD_NOTIFY_BACKOFF_SECONDS = env_int("LEAD_NOTIFY_BACKOFF_SECONDS", 30, minimum=0)
 LEAD_RETENTION_DAYS = env_int("LEAD_RETENTION_DAYS", 730, minimum=1)
+# `manage.py purge`: wizard sessions that never became a lead (kept past the dashboard's
+# longest period, 365 days, so its funnel stays whole) and finished task results.
+WIZARD_SESSION_RETENTION_DAYS = env_int("WIZARD_SESSION_RETENTION_DAYS", 400, minimum=1)
+TASK_RESULT_RETENTION_DAYS = env_int("TASK_RESULT_RETENTION_DAYS", 30, minimum=1)
 LEAD_MIN_FILL_SECONDS = env_int("LEAD_MIN_FILL_SECONDS", 3, minimum=0)
 LEAD_RATE_LIMIT = env_int("LEAD_RATE_LIMIT", 10, minimum=0)  # submissions per window; 0 = off
 LEAD_RATE_WINDOW_SECONDS = env_int("LEAD_RATE_WINDOW_SECONDS", 3600, minimum=1)

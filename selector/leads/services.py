@@ -9,7 +9,9 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
+from django_tasks_db.models import DBTaskResult
 
 from selector.content.models import Switch
 from selector.core.results import compute_result
@@ -176,13 +178,22 @@ def schedule_report_prerender(lead_public_id: str) -> None:
 
 
 def lead_delete(*, lead: Lead) -> None:
-    """Delete a lead and everything stored about it (events cascade; LEAD_DELETE_HOOKS
-    remove what other apps stored, such as generated reports)."""
+    """Delete a lead and everything stored about it: its events (cascade), its wizard
+    session (answers, UTM tags, landing URL), the background task results that name it,
+    and what other apps stored (LEAD_DELETE_HOOKS, e.g. cached reports). The visitor's
+    browser session then points at nothing: no thank-you page, no report link."""
     with transaction.atomic():
         for hook in LEAD_DELETE_HOOKS:
             hook(lead)
-        report_number = lead.report_number
+        report_number, public_id = lead.report_number, str(lead.public_id)
+        wizard_session_id = lead.wizard_session_id
         lead.delete()
+        if wizard_session_id is not None:
+            WizardSession.objects.filter(pk=wizard_session_id).delete()
+        # Every task of ours takes the lead's public id as its first argument.
+        DBTaskResult.objects.filter(
+            Q(args_kwargs__args__0=public_id)
+            | Q(args_kwargs__kwargs__lead_public_id=public_id)).delete()
     logger.info("lead deleted %s", report_number)
 
 

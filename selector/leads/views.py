@@ -134,6 +134,8 @@ def thanks(request: HttpRequest) -> HttpResponse:
     ids = request.session.get(SESSION_LEADS_KEY, [])
     lead = Lead.objects.filter(public_id__in=ids[-1:]).first() if ids else None
     if lead is None:
+        if ids:  # the lead was deleted (on request or by retention): forget it here too
+            request.session[SESSION_LEADS_KEY] = []
         return redirect("leads:contact")
     try:
         answers = Answers.from_dict(lead.answers)

@@ -156,7 +156,7 @@ def summary(now: dt.datetime | None = None) -> list[dict]:
     return sorted(rows.values(), key=lambda r: r["last_failed_at"], reverse=True)
 
 
-def purge(now: dt.datetime | None = None) -> int:
-    deleted, _ = LoginThrottle.objects.filter(
-        last_failed_at__lt=_cutoff(now or timezone.now())).delete()
-    return deleted
+def purge(*, dry_run: bool = False, now: dt.datetime | None = None) -> int:
+    """Throttle rows past the window (they count for nothing any more)."""
+    stale = LoginThrottle.objects.filter(last_failed_at__lt=_cutoff(now or timezone.now()))
+    return stale.count() if dry_run else stale.delete()[0]

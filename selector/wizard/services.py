@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.db import transaction
 from django.utils import timezone
 
@@ -55,3 +57,18 @@ def wizard_session_reach(*, ws: WizardSession, index: int) -> None:
         fields.append("result_at")
     if fields:
         ws.save(update_fields=[*fields, "updated_at"])
+
+
+def wizard_sessions_purge(*, days: int, dry_run: bool = False, now=None) -> int:
+    """Delete wizard sessions that never became a lead and saw no activity for ``days``
+    (a session with a lead goes when its lead does). Returns how many (would) go. In
+    batches, so a backlog of bot visits does not hold one long transaction."""
+    cutoff = (now or timezone.now()) - timedelta(days=days)
+    stale = WizardSession.objects.filter(lead__isnull=True, updated_at__lt=cutoff)
+    if dry_run:
+        return stale.count()
+    deleted = 0
+    while batch := list(stale.values_list("pk", flat=True)[:1000]):
+        with transaction.atomic():
+            deleted += WizardSession.objects.filter(pk__in=batch, lead__isnull=True).delete()[0]
+    return deleted

@@ -24,9 +24,10 @@ def _lead(age_days: float) -> Lead:
 
 
 def _purge(*args) -> str:
+    """The leads line of `manage.py purge`."""
     out = StringIO()
-    call_command("purge_leads", *args, stdout=out)
-    return out.getvalue()
+    call_command("purge", *args, stdout=out)
+    return next(line for line in out.getvalue().splitlines() if line.startswith("leads"))
 
 
 @pytest.fixture
@@ -36,14 +37,14 @@ def leads(content):
 
 def test_it_deletes_leads_past_the_retention_period(leads):
     output = _purge()
-    assert output.strip() == "2 lead(s) older than 730 days deleted"
+    assert output.strip() == "leads older than 730 days: 2 deleted"
     assert set(Lead.objects.values_list("pk", flat=True)) == {leads["edge"].pk, leads["new"].pk}
     assert not LeadEvent.objects.filter(lead_id__in=[leads["old"].pk, leads["older"].pk])
 
 
 def test_dry_run_counts_and_deletes_nothing(leads):
     output = _purge("--dry-run")
-    assert output.strip() == "2 lead(s) older than 730 days would be deleted"
+    assert output.strip() == "leads older than 730 days: 2 would be deleted"
     assert Lead.objects.count() == 4
 
 
@@ -55,13 +56,13 @@ def test_the_output_has_no_personal_data(leads):
 
 def test_the_retention_is_a_setting(leads, settings):
     settings.LEAD_RETENTION_DAYS = 1
-    assert _purge().strip() == "3 lead(s) older than 1 days deleted"
+    assert _purge().strip() == "leads older than 1 days: 3 deleted"
     assert list(Lead.objects.all()) == [leads["new"]]
 
 
 def test_it_is_safe_to_run_again(leads):
     _purge()
-    assert _purge().startswith("0 lead(s)")
+    assert _purge().endswith(": 0 deleted")
 
 
 def test_delete_hooks_remove_what_other_apps_stored(leads, monkeypatch):
@@ -81,9 +82,11 @@ def test_a_failing_hook_keeps_the_lead(leads, monkeypatch):
     assert Lead.objects.count() == 4
 
 
-def test_the_wizard_session_stays_for_the_funnel(leads):
-    ws_id = leads["old"].wizard_session_id
-    _purge()
+def test_the_wizard_session_goes_with_the_lead(leads):
+    """Its answers, UTM tags and landing URL leave with the lead."""
     from selector.wizard.models import WizardSession
 
-    assert WizardSession.objects.filter(pk=ws_id).exists()
+    gone = [leads["old"].wizard_session_id, leads["older"].wizard_session_id]
+    _purge()
+    assert not WizardSession.objects.filter(pk__in=gone).exists()
+    assert WizardSession.objects.filter(pk=leads["new"].wizard_session_id).exists()
