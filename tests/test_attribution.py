@@ -19,7 +19,7 @@ QUERY = urlencode(UTM)  # as a browser sends it: UTF-8, percent-encoded
 
 def _lead_from(client: Client) -> Lead:
     walk(client, RULE_CASES["R7"])
-    response = client.post("/en/contact/", contact_data())
+    response = client.post("/en/contact/", contact_data(client))
     assert response.status_code == 302
     return Lead.objects.get()
 

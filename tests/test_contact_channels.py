@@ -52,7 +52,7 @@ def test_the_chinese_footer_uses_full_width_colons(client, channels):
 
 def test_the_thanks_page_shows_the_box_with_the_wechat_qr_code(client, channels):
     attach(client, make_session())
-    client.post("/contact/", contact_data())
+    client.post("/contact/", contact_data(client))
     html = client.get("/contact/thanks/").content.decode()
     box = html[html.index('<div class="contact-box"'):]
     assert "<svg" in box and 'class="qr contact-qr-code"' in box and "微信扫码联系我们" in box
@@ -63,7 +63,7 @@ def test_the_429_page_shows_them(client, channels, settings):
     settings.LEAD_RATE_LIMIT = 1
     for _ in range(2):
         attach(client, make_session())
-        response = client.post("/contact/", contact_data())
+        response = client.post("/contact/", contact_data(client))
     assert response.status_code == 429
     html = response.content.decode()
     assert "访问过于频繁" in html

@@ -105,7 +105,7 @@ def test_the_wizard_answers_survive_the_switch(visitor):
 def test_after_a_lead_the_thanks_page_switches(content):
     client = Client()
     attach(client, make_session())
-    client.post("/contact/", contact_data())
+    client.post("/contact/", contact_data(client))
     response = client.post("/i18n/setlang/", {"language": "en", "next": "/contact/thanks/"})
     assert response["Location"] == "/en/contact/thanks/"
     assert "Thank you" in client.get("/en/contact/thanks/").content.decode()

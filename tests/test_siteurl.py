@@ -58,7 +58,7 @@ def test_the_sitemap_and_robots_follow_the_request(client, content):
 @follows_request
 def test_the_thanks_page_links_work_on_the_port_it_was_served_from(client, content):
     attach(client, make_session())
-    response = client.post("/contact/", contact_data(), HTTP_HOST=DEV_HOST)
+    response = client.post("/contact/", contact_data(client), HTTP_HOST=DEV_HOST)
     html = client.get(response["Location"], HTTP_HOST=DEV_HOST).content.decode()
     # The download link is root-relative, the share link absolute on the request's port.
     assert 'href="/report/' in html

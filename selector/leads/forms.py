@@ -56,9 +56,11 @@ class ContactForm(forms.Form):
                               widget=forms.TextInput(attrs={"autocomplete": "off",
                                                             "tabindex": "-1"}))
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, wizard_session_id=None, redisplay: bool = False, **kwargs):
         kwargs.setdefault("label_suffix", "")  # labels sit above their fields: no colon
         super().__init__(*args, **kwargs)
+        self.wizard_session_id = wizard_session_id
+        self.redisplay = redisplay
         for name, field in self.fields.items():
             if field.required and name != "consent":
                 field.widget.attrs["aria-required"] = "true"
@@ -98,11 +100,6 @@ class ContactForm(forms.Form):
         "stale": _("This form has expired. Please check your details and submit again."),
         "too_fast": TOO_FAST_MESSAGE,
     }
-
-    def __init__(self, *args, wizard_session_id=None, redisplay: bool = False, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.wizard_session_id = wizard_session_id
-        self.redisplay = redisplay
 
     def contact(self) -> dict:
         """The contact details for lead_create (valid forms only)."""

@@ -33,7 +33,7 @@ def test_the_report_button_of_a_shared_result_opens_the_contact_step(content):
 
     csrf = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"',
                      contact.content.decode()).group(1)
-    colleague.post("/contact/", {**contact_data(), "csrfmiddlewaretoken": csrf})
+    colleague.post("/contact/", {**contact_data(colleague), "csrfmiddlewaretoken": csrf})
     lead = Lead.objects.get()
     assert lead.answers == SHARED.to_dict()
     assert lead.recommendation == "roce-v2-800g"
