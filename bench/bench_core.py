@@ -1,6 +1,9 @@
-"""Pure domain core throughput: decide() + plan_fabric() per second (issue 2)."""
+"""Pure domain core: decide() and the fabric planner per second, and the time to plan a
+complete recommendation (decision, both fabrics with BOM, tuning) for 8, 1,024 and 100,000
+GPUs (issue 12), median over repeated runs."""
 
 import itertools
+import statistics
 import time
 
 from selector.domain import (
@@ -10,12 +13,14 @@ from selector.domain import (
     Determinism,
     Workload,
     decide,
-    lossless_tuning,
     plan_fabric,
+    recommend,
     size_fabric,
+    tuning_profile,
 )
 
 GPU_COUNTS = (8, 16, 64, 256, 512, 1024, 4096, 16384)
+PLAN_SIZES = (8, 1_024, 100_000)
 
 
 def _inputs():
@@ -37,14 +42,30 @@ def _rate(fn, items, seconds=1.0) -> float:
 
 def _recommend_and_size(answers: Answers) -> None:
     decision = decide(answers)
-    plan_fabric(decision.recommendation, answers, DEFAULT_CATALOGUE)
-    plan_fabric(decision.runner_up, answers, DEFAULT_CATALOGUE)
+    for fabric in (decision.recommendation, decision.runner_up):
+        try:
+            plan_fabric(fabric, answers, DEFAULT_CATALOGUE)
+        except (LookupError, ValueError):
+            pass
+
+
+def _plan_ms(gpus: int, repeat: int = 25) -> float:
+    answers = Answers(gpus=gpus, throughput_limited=True)
+    samples = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        recommend(answers, DEFAULT_CATALOGUE)
+        samples.append((time.perf_counter() - started) * 1000)
+    return statistics.median(samples)
 
 
 def run():
+    for gpus in PLAN_SIZES:
+        yield f"core_plan_{gpus}_gpus", _plan_ms(gpus), "ms"
     answers = list(_inputs())
     yield "core_recommend_and_size_per_s", _rate(_recommend_and_size, answers), "1/s"
     yield "core_decide_per_s", _rate(decide, answers), "1/s"
     sizes = [(g, 8, 64) for g in (16, 512, 1024, 2048, 4096, 16384, 65536)]
     yield "core_size_fabric_per_s", _rate(lambda a: size_fabric(*a), sizes), "1/s"
-    yield "core_tuning_per_s", _rate(lambda s: lossless_tuning(s, 100), [400, 800]), "1/s"
+    yield "core_tuning_per_s", _rate(lambda s: tuning_profile("nvidia-spectrum", s),
+                                     [400, 800]), "1/s"

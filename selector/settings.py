@@ -47,6 +47,7 @@ INSTALLED_APPS = [
     "django_tasks_db",
     "selector.core",
     "selector.content",
+    "selector.planner",
     "selector.api",
     "selector.public",
     "selector.wizard",

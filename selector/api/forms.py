@@ -2,7 +2,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from selector.core import forms as f
-from selector.domain import Answers
+from selector.domain import DISTANCES, Answers
 
 
 class RecommendQuery(forms.Form):
@@ -13,12 +13,25 @@ class RecommendQuery(forms.Form):
     determinism = f.determinism_field()
     throughput_limited = f.StrictBooleanField(required=False)
     nic_speed = f.NicSpeedField()
+    nics_per_server = f.nics_per_server_field()
+    vendor = f.vendor_field()
+    distance = f.distance_field()
+    # First release: the longest cable in metres. Still accepted; it picks the smallest
+    # distance class that covers it (unless ``distance`` is given).
     cable_m = f.WholeNumberField(
         label=_("Cable length (m)"), required=False, min_value=1, max_value=2000,
         error_messages={"invalid": _("Enter a whole number."),
                         "min_value": _("Enter a number of at least %(limit_value)s."),
                         "max_value": _("Enter a number of at most %(limit_value)s.")},
     )
+
+    def clean(self):
+        data = super().clean()
+        cable = data.get("cable_m")
+        if cable and not self.data.get("distance"):
+            data["distance"] = next(code for code, metres in DISTANCES.items()
+                                    if metres >= cable)
+        return data
 
     def answers(self) -> Answers:
         data = self.cleaned_data
@@ -30,11 +43,43 @@ class RecommendQuery(forms.Form):
             determinism=data["determinism"],
             throughput_limited=data["throughput_limited"],
             nic_speed=data["nic_speed"],
+            nics_per_server=data["nics_per_server"],
+            vendor=data["vendor"],
+            distance=data["distance"],
         )
 
 
+FABRIC_CHOICES = [("roce-v2-400g", "RoCE v2 400G"), ("roce-v2-800g", "RoCE v2 800G"),
+                  ("infiniband", "InfiniBand")]
+
+
 class FabricQuery(forms.Form):
+    """Without ``fabric``: the textbook fat-tree of ``radix`` (first release). With it: the
+    catalogue plan of that fabric for the NICs, vendor and distance given."""
+
     gpus = f.gpus_field()
     gpus_per_server = f.gpus_per_server_field()
     radix = f.radix_field()
     oversubscription = f.oversubscription_field()
+    fabric = forms.ChoiceField(
+        label=_("Fabric"), required=False, choices=FABRIC_CHOICES,
+        error_messages={"invalid_choice": _("Choose one of the offered options.")})
+    nic_speed = f.NicSpeedField()
+    nics_per_server = f.nics_per_server_field()
+    vendor = f.vendor_field()
+    distance = f.distance_field()
+
+    def clean(self):
+        data = super().clean()
+        if data.get("fabric") and (data.get("radix") or (data.get("oversubscription") or 1) > 1):
+            self.add_error("radix", _("Give either a fabric (a catalogue plan) or a radix and "
+                                      "oversubscription (a textbook fat-tree), not both."))
+        return data
+
+    def answers(self) -> Answers:
+        data = self.cleaned_data
+        return Answers(
+            gpus=data["gpus"], gpus_per_server=data["gpus_per_server"] or 8,
+            nic_speed=data["nic_speed"], nics_per_server=data["nics_per_server"],
+            vendor=data["vendor"], distance=data["distance"], throughput_limited=True,
+        )

@@ -1,6 +1,16 @@
 """The OpenAPI 3.1 description of the public API, built from the same limits the forms use."""
 
-from selector.domain import ENGINE_VERSION, GPS_MAX, GPS_MIN, GPUS_MAX, GPUS_MIN, NIC_SPEEDS
+from selector.domain import (
+    DEFAULT_DISTANCE,
+    DISTANCES,
+    ENGINE_VERSION,
+    GPS_MAX,
+    GPS_MIN,
+    GPUS_MAX,
+    GPUS_MIN,
+    NIC_SPEEDS,
+    VENDORS,
+)
 from selector.domain.decision import Budget, Determinism, Fabric, Workload
 from selector.domain.sizing import OVERSUB_MAX, OVERSUB_MIN, RADIX_MAX, RADIX_MIN
 
@@ -24,6 +34,61 @@ def _enum(name, values, required, description, default=None):
 ERROR_RESPONSE = {
     "description": "Invalid input; messages follow the request's Accept-Language.",
     "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Errors"}}},
+}
+HARDWARE_PARAMETERS = [
+    _enum("nic_speed", NIC_SPEEDS, False, "NIC speed per GPU in Gb/s (empty: not sure, "
+          "planned as 400). An 800G NIC on Ethernet is 2 x 400GbE (NVIDIA ConnectX-8), planned "
+          "as two planes."),
+    _int("nics_per_server", GPS_MIN, GPS_MAX, False, "NICs per server, one rail each "
+         "(default: one per GPU)"),
+    _enum("vendor", VENDORS, False, "Switch vendor preference for Ethernet ('any': the "
+          "vendor-neutral pick, fewest switches, then lowest power, then catalogue priority)",
+          "any"),
+    _enum("distance", list(DISTANCES), False, "Longest link: " + ", ".join(
+        f"{k} (up to {v} m)" for k, v in DISTANCES.items()), DEFAULT_DISTANCE),
+]
+SOURCE = {"type": "object", "required": ["title"], "properties": {
+    "title": {"type": "string"}, "url": {"type": "string"},
+    "date": {"type": "string", "description": "The date the document was read (ISO)."},
+    "title_zh": {"type": "string"}}}
+SWITCH = {"type": "object", "properties": {
+    "key": {"type": "string"}, "vendor": {"type": "string"}, "model": {"type": "string"},
+    "asic": {"type": "string"}, "technology": {"type": "string"},
+    "ports": {"type": "integer", "description": "Native ports"},
+    "port_speed_gbps": {"type": "integer", "description": "Native port speed"},
+    "breakout": {"type": "array", "items": {"type": "object", "properties": {
+        "speed_gbps": {"type": "integer"}, "ports": {"type": "integer"}}}},
+    "power_w": {"type": ["integer", "null"], "description": "Datasheet maximum; null where "
+                                                              "no document we read gives it"},
+    "source": SOURCE,
+    "speed_gbps": {"type": "integer", "description": "= port_speed_gbps (first release)"},
+    "radix": {"type": "integer", "description": "= ports (first release)"}}}
+BOM_LINE = {"type": "object", "properties": {
+    "part": {"type": "string"}, "kind": {"type": "string", "enum": ["switch", "module", "cable"]},
+    "tier": {"type": "string", "enum": ["switch", "gpu", "leaf_spine", "spine_core"]},
+    "vendor": {"type": "string"}, "model": {"type": "string"},
+    "reach_m": {"type": ["integer", "null"]}, "count": {"type": "integer"},
+    "power_w": {"type": ["number", "null"], "description": "Per unit"}, "source": SOURCE}}
+COST = {"type": ["object", "null"], "description": "Indicative CAPEX at the company's unit "
+        "prices; null without a complete price list (price on request).", "properties": {
+            "currency": {"type": "string"}, "amount": {"type": "string"},
+            "as_of": {"type": "string"}, "is_example": {"type": "boolean"}}}
+PLAN_PROPERTIES = {
+    "planes": {"type": "integer"},
+    "design": {"type": "string", "enum": ["single-switch", "switch-per-plane", "two-tier",
+                                          "three-tier"]},
+    "gpu_link_gbps": {"type": ["integer", "null"], "description": "Each GPU's NIC speed"},
+    "port_gbps": {"type": "integer", "description": "Switch-port speed of a GPU link (400 for "
+                                                   "an 800G NIC on Ethernet: two ports)"},
+    "uplink_gbps": {"type": ["integer", "null"]},
+    "switch": {"oneOf": [SWITCH, {"type": "null"}]},
+    "bom": {"type": "array", "items": BOM_LINE},
+    "modules": {"type": "integer"}, "cables": {"type": "integer"},
+    "power_w": {"type": ["integer", "null"], "description": "Switches and optics with a "
+                "published power figure (power_complete says whether that is all)"},
+    "power_complete": {"type": "boolean"},
+    "cost": COST,
+    "notes": {"type": "array", "items": {"type": "object"}},
 }
 SIZE_PROPERTIES = {
     "tiers": {"type": "integer", "enum": [2, 3]},
@@ -60,9 +125,9 @@ def openapi_document(server_url: str) -> dict:
                     _enum("determinism", Determinism, True, "Determinism requirement"),
                     _enum("throughput_limited", ["true", "false"], False,
                           "Is training throughput limited today?", "false"),
-                    _enum("nic_speed", NIC_SPEEDS, False, "NIC speed per GPU in Gb/s"),
-                    _int("cable_m", 1, 2000, False, "Longest cable in metres (PFC headroom)",
-                         100),
+                    *HARDWARE_PARAMETERS,
+                    _int("cable_m", 1, 2000, False, "Deprecated (first release): the longest "
+                         "cable in metres; picks the smallest distance that covers it"),
                 ],
                 "responses": {
                     "200": {"description": "The recommendation", "content": {
@@ -81,6 +146,10 @@ def openapi_document(server_url: str) -> dict:
                          "Switch ports at fabric speed (even)", 64),
                     _int("oversubscription", OVERSUB_MIN, OVERSUB_MAX, False,
                          "Leaf oversubscription r (r:1)", 1),
+                    _enum("fabric", ["roce-v2-400g", "roce-v2-800g", "infiniband"], False,
+                          "Plan this fabric on a catalogue switch (then leave out radix and "
+                          "oversubscription); without it, a textbook fat-tree of radix"),
+                    *HARDWARE_PARAMETERS,
                 ],
                 "responses": {
                     "200": {"description": "The fabric size", "content": {
@@ -95,7 +164,23 @@ def openapi_document(server_url: str) -> dict:
                 "errors": {"type": "object", "additionalProperties": {
                     "type": "array", "items": {"type": "string"}}}}},
             "FabricSize": {"type": "object", "required": list(SIZE_PROPERTIES),
-                           "properties": SIZE_PROPERTIES},
+                           "properties": {**SIZE_PROPERTIES, **PLAN_PROPERTIES}},
+            "Tuning": {"type": "object", "properties": {
+                "family": {"type": "string"},
+                "speed_gbps": {"type": "integer",
+                               "description": "The GPU links' port speed the values are for"},
+                "cable_m": {"type": "integer"},
+                "pfc_priority": {"type": "integer"}, "roce_dscp": {"type": "integer"},
+                "cnp_dscp": {"type": "integer"}, "roce_udp_port": {"type": "integer"},
+                "ecn": {"type": "object", "properties": {
+                    "min_bytes": {"type": "integer"}, "max_bytes": {"type": "integer"},
+                    "probability": {"type": "integer"}}},
+                "headroom": {"type": "string", "enum": ["switch", "table"]},
+                "pfc_headroom_bytes": {"type": ["integer", "null"]},
+                "adaptive_routing": {"type": "boolean"},
+                "config": {"type": "array", "items": {"type": "object", "properties": {
+                    "text": {"type": "string"}, "citation": {"type": ["object", "null"]}}}},
+                "warnings": {"type": "array", "items": {"type": "object"}}}},
             "Recommendation": {"type": "object", "required": [
                 "recommendation", "rule", "servers", "reasons", "runner_up", "what_if",
                 "fabric", "tuning", "engine_version"], "properties": {
@@ -110,7 +195,13 @@ def openapi_document(server_url: str) -> dict:
                     "text": {"type": "string"}}}},
                 "fabric": {"oneOf": [{"$ref": "#/components/schemas/FabricSize"},
                                      {"type": "null"}]},
-                "tuning": {"oneOf": [{"type": "object"}, {"type": "null"}]},
+                "runner_up_fabric": {"oneOf": [{"$ref": "#/components/schemas/FabricSize"},
+                                               {"type": "null"}]},
+                "fabric_error": {"type": ["object", "null"], "description": "Why there is no "
+                                 "fabric (too_large with max_gpus, no_switch)"},
+                "tuning": {"oneOf": [{"$ref": "#/components/schemas/Tuning"},
+                                     {"type": "null"}]},
+                "catalogue_version": {"type": "string"},
                 "engine_version": {"type": "string"},
             }},
         }},

@@ -10,12 +10,17 @@ from django.views.decorators.http import require_safe
 
 from selector.api.forms import FabricQuery, RecommendQuery
 from selector.api.openapi import openapi_document
-from selector.content.models import Switch
-from selector.core.explain import decision_texts, what_if_text
-from selector.core.results import DEFAULT_CABLE_M, compute_result
-from selector.domain import RULES_BY_ID, FabricTooLarge, SizingError, size_fabric
+from selector.content.models import PriceList, Switch
+from selector.domain import Fabric, FabricTooLarge, SizingError, plan_fabric, size_fabric
+from selector.domain.recommend import FabricOption
+from selector.planner.presenter import api_dict
+from selector.planner.services import fresh
+from selector.planner.words import no_plan_text
 
 JSON_OPTIONS = {"ensure_ascii": False}
+# The first release's /api/fabric keys (textbook fat-tree), kept as they were.
+SIZE_KEYS = ("tiers", "leaf", "spine", "core", "switches", "links", "transceiver_ends",
+             "radix", "oversubscription", "leaf_down", "leaf_up", "servers", "rails")
 
 
 def _json(data: dict, status: int = 200) -> JsonResponse:
@@ -33,28 +38,7 @@ def recommend(request: HttpRequest) -> JsonResponse:
     form = RecommendQuery(request.GET)
     if not form.is_valid():
         return _errors(form)
-    answers = form.answers()
-    result = compute_result(answers, Switch.catalogue(),
-                            cable_m=form.cleaned_data["cable_m"] or DEFAULT_CABLE_M)
-    decision = result.decision
-    texts = decision_texts(decision)
-    return _json({
-        "recommendation": decision.recommendation.value,
-        "recommendation_label": texts["recommendation_label"],
-        "rule": decision.rule,
-        "rule_title": texts["rule_title"],
-        "seed_quote": RULES_BY_ID[decision.rule].seed_quote,
-        "servers": decision.servers,
-        "reasons": texts["reasons"],
-        "reason_keys": [r.to_dict() for r in decision.reasons],
-        "runner_up": decision.runner_up.value,
-        "what_if": [{**w.to_dict(), "text": what_if_text(w)} for w in decision.what_if],
-        "fabric": result.recommended.to_dict(),
-        "runner_up_fabric": result.runner_up.to_dict(),
-        "tuning": result.tuning.to_dict() if result.tuning else None,
-        "answers": answers.to_dict(),
-        "engine_version": decision.engine_version,
-    })
+    return _json(api_dict(fresh(form.answers())))
 
 
 @require_safe
@@ -64,6 +48,8 @@ def fabric(request: HttpRequest) -> JsonResponse:
     if not form.is_valid():
         return _errors(form)
     data = form.cleaned_data
+    if data["fabric"]:
+        return _catalogue_plan(Fabric(data["fabric"]), form)
     try:
         size = size_fabric(data["gpus"], data["gpus_per_server"] or 8, data["radix"] or 64,
                            data["oversubscription"] or 1)
@@ -74,9 +60,23 @@ def fabric(request: HttpRequest) -> JsonResponse:
     except SizingError as exc:  # defensive: the form already enforces the same limits
         return _json({"errors": {exc.field: [_("Enter a valid value.")]}}, status=400)
     body = size.to_dict()
-    return _json({key: body[key] for key in (
-        "tiers", "leaf", "spine", "core", "switches", "links", "transceiver_ends",
-        "radix", "oversubscription", "leaf_down", "leaf_up", "servers", "rails")})
+    result = {key: body[key] for key in SIZE_KEYS}
+    result.update({"planes": 1, "gpu_link_gbps": None, "uplink_gbps": None, "switch": None,
+                   "bom": [], "power_w": None, "cost": None})
+    return _json(result)
+
+
+def _catalogue_plan(fabric_code: Fabric, form: FabricQuery) -> JsonResponse:
+    answers = form.answers()
+    try:
+        plan = plan_fabric(fabric_code, answers, Switch.catalogue(), PriceList.current())
+    except FabricTooLarge as exc:
+        option = FabricOption(fabric_code, None, error="too_large", max_gpus=exc.max_gpus)
+        return _json({"errors": {"gpus": [no_plan_text(option)]}}, status=400)
+    except LookupError:
+        option = FabricOption(fabric_code, None, error="no_switch")
+        return _json({"errors": {"fabric": [no_plan_text(option)]}}, status=400)
+    return _json(FabricOption(fabric_code, plan).api_dict())
 
 
 @require_safe

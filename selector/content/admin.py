@@ -1,7 +1,16 @@
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
-from selector.content.models import CompanyProfile, ComparisonRow, ContentBlock, FaqEntry, Switch
+from selector.content.models import (
+    CompanyProfile,
+    ComparisonRow,
+    ContentBlock,
+    FaqEntry,
+    Part,
+    PriceList,
+    Switch,
+    UnitPrice,
+)
 
 
 @admin.register(CompanyProfile)
@@ -44,5 +53,27 @@ class ComparisonRowAdmin(admin.ModelAdmin):
 
 @admin.register(Switch)
 class SwitchAdmin(admin.ModelAdmin):
-    list_display = ["key", "vendor", "model", "technology", "speed_gbps", "radix", "is_active"]
-    list_filter = ["technology", "speed_gbps", "is_active"]
+    list_display = ["key", "vendor", "model", "technology", "ports", "port_speed_gbps",
+                    "breakout", "power_w", "priority", "source_date", "is_active"]
+    list_filter = ["technology", "vendor", "is_active"]
+    search_fields = ["key", "vendor", "model", "asic", "source_title"]
+
+
+@admin.register(Part)
+class PartAdmin(admin.ModelAdmin):
+    list_display = ["key", "vendor", "model", "kind", "end", "medium", "link_gbps", "links",
+                    "reach_m", "power_w", "source_date", "is_active"]
+    list_filter = ["kind", "medium", "is_active"]
+    search_fields = ["key", "vendor", "model", "source_title"]
+
+
+class UnitPriceInline(admin.TabularInline):
+    model = UnitPrice
+    extra = 3
+
+
+@admin.register(PriceList)
+class PriceListAdmin(admin.ModelAdmin):
+    list_display = ["currency", "as_of", "is_example", "is_active", "updated_at"]
+    list_filter = ["is_active", "is_example"]
+    inlines = [UnitPriceInline]

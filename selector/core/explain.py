@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, gettext_noop
 
 from selector.domain.decision import (
+    DISTANCES,
     REASON_KEYS,
     Budget,
     Decision,
@@ -55,6 +56,31 @@ NIC_SPEED_LABELS = {
     800: "800G",
 }
 BOOL_LABELS = {True: gettext_lazy("Yes"), False: gettext_lazy("No")}
+VENDOR_LABELS = {
+    "any": gettext_lazy("No preference"),
+    "nvidia": "NVIDIA",
+    "arista": "Arista",
+}
+DISTANCE_NAMES = {
+    "rack": gettext_lazy("Within a rack"),
+    "row": gettext_lazy("Within a row"),
+    "hall": gettext_lazy("Across the data hall"),
+    "building": gettext_lazy("Between halls of a building"),
+    "campus": gettext_lazy("Between buildings"),
+}
+assert set(DISTANCE_NAMES) == set(DISTANCES)
+
+
+def distance_label(code: str) -> str:
+    """"Within a row (up to 50 m)"."""
+    return _("%(name)s (up to %(metres)s m)") % {"name": DISTANCE_NAMES[code],
+                                                 "metres": f"{DISTANCES[code]:,}"}
+
+
+def nics_label(value: int | None) -> str:
+    if value is None:
+        return _("One per GPU")
+    return str(value)
 
 FIELD_LABELS = {
     "gpus": gettext_lazy("Total GPUs"),
@@ -64,15 +90,18 @@ FIELD_LABELS = {
     "determinism": gettext_lazy("Determinism"),
     "throughput_limited": gettext_lazy("Training throughput limited today"),
     "nic_speed": gettext_lazy("NIC speed per GPU"),
+    "nics_per_server": gettext_lazy("NICs per server"),
+    "vendor": gettext_lazy("Switch vendor"),
+    "distance": gettext_lazy("Longest link"),
 }
 
 RULE_TITLES = {
     "R1": gettext_lazy("One server: no lossless inter-server network needed"),
     "R2": gettext_lazy("Strict determinism: InfiniBand is steadier"),
     "R3": gettext_lazy("Small cluster: a conventional network is enough"),
-    "R4": gettext_lazy("Inference cluster: 400G is enough"),
+    "R4": gettext_lazy("Inference cluster: a 400G fabric is enough"),
     "R5": gettext_lazy("Performance first: InfiniBand is the ceiling"),
-    "R6": gettext_lazy("Thousand-GPU training or 800G NICs: RoCE 800G core"),
+    "R6": gettext_lazy("Thousand-GPU training or 800G NICs: RoCE with an 800G core"),
     "R7": gettext_lazy("Several servers on a budget: start with RoCE v2 400G"),
 }
 
@@ -82,26 +111,36 @@ _REASONS = {
         "traffic between servers that needs a lossless network."),
     "strict_determinism": gettext_lazy(
         "You need strict determinism (financial high-frequency trading or hard latency "
-        "bounds): InfiniBand's natively lossless fabric is the steadier choice."),
+        "bounds). Our guidance for such clusters is InfiniBand: its credit-based link layer "
+        "is lossless by design, with no PFC and ECN to tune."),
     "small_cluster": gettext_lazy(
-        "%(servers)s servers is a small cluster (fewer than 8): a conventional network carries "
-        "the little traffic between servers."),
+        "%(servers)s servers is a small cluster (fewer than 8). NVLink connects the GPUs "
+        "inside each server (across servers only in NVLink-switch racks such as GB200 "
+        "NVL72); the little traffic between servers runs over a conventional network."),
     "throughput_not_limited": gettext_lazy(
         "Training throughput is not limited by the network today."),
-    "inference": gettext_lazy("The workload is inference, and 400G is enough for inference "
-                              "clusters."),
+    "inference": gettext_lazy("The workload is inference: a 400G fabric carries it, and the "
+                              "GPU links still run at your NICs' speed."),
+    "inference_multi_node": gettext_lazy(
+        "Inference needs this compute fabric only when a model spans several servers "
+        "(tensor or pipeline parallelism across servers, disaggregated prefill and decode). "
+        "If every model fits in one server, NVIDIA's HGX reference architecture calls the "
+        "compute network not necessarily required: the front-end network carries the "
+        "requests. The plan below is for models that span servers."),
     "performance_budget": gettext_lazy(
         "Your budget puts performance first, and InfiniBand is the performance-ceiling choice."),
     "thousand_gpus": gettext_lazy(
-        "%(gpus)s GPUs is thousand-GPU-scale training: heavy GPU-to-GPU traffic calls for an "
-        "800G core."),
+        "%(gpus)s GPUs is %(scale)s training: heavy GPU-to-GPU traffic calls for an 800G "
+        "core (spine and core links at 800G); the GPU links run at your NICs' speed."),
     "nic_800": gettext_lazy(
-        "Your GPUs have %(nic_speed)sG NICs, and the switches should match the NIC port speed."),
+        "Your GPUs have %(nic_speed)sG NICs: the fabric carries 800G per GPU, so the core "
+        "runs at 800G too."),
     "below_thousand_gpus": gettext_lazy(
         "%(gpus)s GPUs is below the thousand-GPU scale, so a 400G fabric carries the traffic."),
     "roce_400_start": gettext_lazy(
         "Without a performance-first budget, RoCE v2 at 400G is the starting point: it shares "
-        "the Ethernet ecosystem and costs roughly 30%% less than InfiniBand (our estimate)."),
+        "the Ethernet ecosystem, and we estimate it costs roughly 30%% less than InfiniBand "
+        "(our estimate, not a measured figure)."),
     "eight_plus_servers": gettext_lazy(
         "At %(servers)s servers (8 or more) the traffic between servers needs a lossless fabric."),
     "throughput_limited": gettext_lazy(
@@ -110,34 +149,26 @@ _REASONS = {
 assert set(_REASONS) == set(REASON_KEYS), "every reason key needs a sentence"
 
 
-# The remarks the report's checklist prints beside each value: the specific part of its
-# source in selector.domain.tuning.SOURCES (the citation itself stays as published).
-# Marked for translation here, translated when printed (tuning_remark).
-TUNING_REMARKS = frozenset({
-    gettext_noop("PFC is IEEE 802.1Qbb, enabled on switch priority 3"),
-    gettext_noop("RoCE traffic DSCP 26 -> priority 3"),
-    gettext_noop("CNP DSCP 48 -> priority 6, strict priority"),
-    gettext_noop("ECN (RFC 3168) min threshold 150 KB on the RoCE queue"),
-    gettext_noop("ECN (RFC 3168) max threshold 1.5 MB on the RoCE queue"),
-    gettext_noop("ECN marking probability 100 %"),
-    gettext_noop("BDP = RTT x bandwidth"),
-    gettext_noop("PFC watchdog breaks PFC deadlocks and pause storms"),
-    gettext_noop("CNP on priority 6, strict priority"),
-    gettext_noop("Assumed fabric round-trip time"),
-})
-
-
-def tuning_remark(text: str) -> str:
-    """A checklist remark in the active language (as written when it has no translation)."""
-    return _(text) if text in TUNING_REMARKS else text
-
-
 def fabric_label(code: Fabric | str) -> str:
     return str(FABRIC_LABELS[Fabric(code)])
 
 
+SCALE_WORDS = {
+    "thousand": gettext_lazy("thousand-GPU-scale"),
+    "ten_thousand": gettext_lazy("ten-thousand-GPU-scale"),
+    "hundred_thousand": gettext_lazy("hundred-thousand-GPU-scale"),
+}
+
+
 def reason_text(reason: Reason) -> str:
-    return str(_REASONS[reason.key]) % reason.params
+    params = dict(reason.params)
+    if reason.key == "thousand_gpus":
+        scale = params.get("scale", "thousand")
+        params["scale"] = str(SCALE_WORDS.get(scale, SCALE_WORDS["thousand"]))
+    for key in ("gpus", "servers"):
+        if isinstance(params.get(key), int):
+            params[key] = f"{params[key]:,}"
+    return str(_REASONS[reason.key]) % params
 
 
 def value_label(field: str, value: object) -> str:
@@ -152,6 +183,14 @@ def value_label(field: str, value: object) -> str:
         return str(NIC_SPEED_LABELS[value])
     if field == "throughput_limited":
         return str(BOOL_LABELS[bool(value)])
+    if field == "nics_per_server":
+        return nics_label(value if value in (None, "") else int(value))
+    if field == "vendor":
+        return str(VENDOR_LABELS.get(str(value), value))
+    if field == "distance":
+        return distance_label(str(value))
+    if field == "gpus" and isinstance(value, int):
+        return f"{value:,}"
     return str(value)
 
 

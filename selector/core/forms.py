@@ -4,10 +4,26 @@ same translated messages."""
 import re
 
 from django import forms
+from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
-from selector.core.explain import BUDGET_LABELS, DETERMINISM_LABELS, WORKLOAD_LABELS
-from selector.domain import GPS_MAX, GPS_MIN, GPUS_MAX, GPUS_MIN, NIC_SPEEDS
+from selector.core.explain import (
+    BUDGET_LABELS,
+    DETERMINISM_LABELS,
+    VENDOR_LABELS,
+    WORKLOAD_LABELS,
+    distance_label,
+)
+from selector.domain import (
+    DEFAULT_DISTANCE,
+    DISTANCES,
+    GPS_MAX,
+    GPS_MIN,
+    GPUS_MAX,
+    GPUS_MIN,
+    NIC_SPEEDS,
+    VENDORS,
+)
 from selector.domain.sizing import OVERSUB_MAX, OVERSUB_MIN, RADIX_MAX, RADIX_MIN
 
 TRUE_VALUES = {"true", "1", "yes", "on"}
@@ -129,3 +145,34 @@ def _even(value):
 
 def oversubscription_field():
     return _int_field(_("Oversubscription"), OVERSUB_MIN, OVERSUB_MAX, required=False, initial=1)
+
+
+def nics_per_server_field():
+    """NICs per server; empty means one per GPU (a rail per GPU)."""
+    return _int_field(_("NICs per server"), GPS_MIN, GPS_MAX, required=False)
+
+
+class _DefaultChoiceField(forms.ChoiceField):
+    """A choice whose empty value means its default (optional in the API and the wizard)."""
+
+    def __init__(self, *, default: str, **kwargs):
+        self.default = default
+        super().__init__(required=False, **kwargs)
+
+    def clean(self, value):
+        value = super().clean(value)
+        return value or self.default
+
+
+def vendor_field():
+    return _DefaultChoiceField(
+        default="any", label=_("Switch vendor"),
+        choices=[(v, VENDOR_LABELS[v]) for v in VENDORS],
+        error_messages={"invalid_choice": _("Choose one of the offered options.")})
+
+
+def distance_field():
+    return _DefaultChoiceField(
+        default=DEFAULT_DISTANCE, label=_("Longest link"),
+        choices=[(code, lazy(distance_label, str)(code)) for code in DISTANCES],
+        error_messages={"invalid_choice": _("Choose one of the offered options.")})

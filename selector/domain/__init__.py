@@ -1,21 +1,25 @@
 """Pure-Python domain core of the network selector (no Django imports).
 
-``decision`` turns wizard answers into a fabric recommendation, ``sizing``
-sizes a rail-optimized fat-tree, ``tuning`` computes RoCE lossless values and
-``catalogue`` picks a switch and ties decision and sizing together.
+``decision`` turns wizard answers into a fabric recommendation, ``sizing`` sizes
+rail-optimized fat-trees, ``plan`` picks a catalogue switch and plans the planes and tiers
+at the NIC speed, ``bom`` counts what to order, ``tuning`` gives the lossless profile of the
+switch's family and ``recommend`` composes them into one serialisable recommendation.
 """
 
+from .bom import BomLine, Cost, Prices
 from .catalogue import (
     DEFAULT_CATALOGUE,
-    FABRIC_PROFILE,
-    FabricPlan,
+    DEFAULT_PARTS,
+    DEFAULT_SWITCHES,
+    Catalogue,
+    PartSpec,
+    Source,
     SwitchSpec,
-    fabric_speed,
-    pick_switch,
-    plan_fabric,
-    recommend_fabric,
 )
 from .decision import (
+    DEFAULT_DISTANCE,
+    DEFAULT_NIC_SPEED,
+    DISTANCES,
     ENGINE_VERSION,
     GPS_MAX,
     GPS_MIN,
@@ -25,6 +29,7 @@ from .decision import (
     REASON_KEYS,
     RULES,
     RULES_BY_ID,
+    VENDORS,
     Answers,
     Budget,
     Decision,
@@ -37,7 +42,16 @@ from .decision import (
     Workload,
     decide,
     runner_up,
+    scale_of,
     select_rule,
+)
+from .plan import FabricPlan, Note, plan_fabric, recommend_fabric
+from .recommend import (
+    ROCE_FABRICS,
+    SNAPSHOT_VERSION,
+    FabricOption,
+    Recommendation,
+    recommend,
 )
 from .sizing import (
     OVERSUB_MAX,
@@ -52,12 +66,16 @@ from .sizing import (
     max_gpus,
     size_fabric,
 )
-from .tuning import Tuning, TuningError, lossless_tuning
+from .tuning import Citation, ConfigLine, TuningError, TuningProfile, tuning_profile
 
 __all__ = [
     "DEFAULT_CATALOGUE",
+    "DEFAULT_DISTANCE",
+    "DEFAULT_NIC_SPEED",
+    "DEFAULT_PARTS",
+    "DEFAULT_SWITCHES",
+    "DISTANCES",
     "ENGINE_VERSION",
-    "FABRIC_PROFILE",
     "GPS_MAX",
     "GPS_MIN",
     "GPUS_MAX",
@@ -68,35 +86,49 @@ __all__ = [
     "RADIX_MAX",
     "RADIX_MIN",
     "REASON_KEYS",
+    "ROCE_FABRICS",
     "RULES",
     "RULES_BY_ID",
+    "SNAPSHOT_VERSION",
+    "VENDORS",
     "Answers",
+    "BomLine",
     "Budget",
+    "Catalogue",
+    "Citation",
+    "ConfigLine",
+    "Cost",
     "Decision",
     "Determinism",
     "Fabric",
+    "FabricOption",
     "FabricPlan",
     "FabricSize",
     "FabricTooLarge",
     "InvalidAnswers",
+    "Note",
+    "PartSpec",
+    "Prices",
     "Reason",
+    "Recommendation",
     "Rule",
     "SizingError",
+    "Source",
     "SwitchSpec",
-    "Tuning",
     "TuningError",
+    "TuningProfile",
     "WhatIf",
     "Workload",
     "decide",
-    "fabric_speed",
     "leaf_port_plan",
     "leaf_split",
-    "lossless_tuning",
     "max_gpus",
-    "pick_switch",
     "plan_fabric",
+    "recommend",
     "recommend_fabric",
     "runner_up",
+    "scale_of",
     "select_rule",
     "size_fabric",
+    "tuning_profile",
 ]

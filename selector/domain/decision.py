@@ -34,6 +34,10 @@ __all__ = [
     "Determinism",
     "Fabric",
     "NIC_SPEEDS",
+    "DEFAULT_NIC_SPEED",
+    "VENDORS",
+    "DISTANCES",
+    "DEFAULT_DISTANCE",
     "GPUS_MIN",
     "GPUS_MAX",
     "GPS_MIN",
@@ -52,11 +56,13 @@ __all__ = [
     "WhatIf",
     "Decision",
     "decide",
+    "scale_of",
+    "PLAN_FIELDS",
     "select_rule",
     "runner_up",
 ]
 
-ENGINE_VERSION = "2026.11.1"
+ENGINE_VERSION = "2026.12.1"
 
 
 class Workload(StrEnum):
@@ -86,6 +92,17 @@ class Fabric(StrEnum):
 # NIC port speeds offered in the wizard, Gb/s. ConnectX-7 is 400G, ConnectX-8 is
 # 800G XDR IB (domain.md section 3, public NVIDIA datasheets); 200G covers older NICs.
 NIC_SPEEDS = (200, 400, 800)
+# "Not sure" plans today's common build: 8 x 400G NICs per 8-GPU server (domain.md section 3:
+# DGX H100/H200/B200 carry 8 x 400G compute NICs).
+DEFAULT_NIC_SPEED = 400
+# Switch vendor preferences: "any" (the documented pick rule in selector.domain.plan) or one
+# vendor with sourced rows in the catalogue (selector.domain.catalogue.VENDORS).
+VENDORS = ("any", "nvidia", "arista")
+# Longest link in the fabric, by where the switches sit: metres each choice stands for. The
+# reach classes of the optics (LinkX 100G-PAM4 overview): copper DAC to 3 m, multimode to
+# 50 m, single-mode DR to 100 m and 500 m, FR4 to 2 km.
+DISTANCES = {"rack": 3, "row": 50, "hall": 100, "building": 500, "campus": 2000}
+DEFAULT_DISTANCE = "row"
 GPUS_MIN, GPUS_MAX = 1, 1_000_000
 # Up to 16 GPUs per server: DGX/HGX boxes carry 8 (domain.md section 3), 16-GPU
 # chassis exist; this is also the maximum number of rails the sizing supports.
@@ -159,6 +176,22 @@ def _clean_nic(value: object) -> tuple[object, str | None]:
     return int(value), None
 
 
+def _clean_optional_int(value: object, lo: int, hi: int) -> tuple[object, str | None]:
+    if value is None:
+        return None, None  # "one per GPU" (nics_per_server)
+    return _clean_int(value, lo, hi)
+
+
+def _clean_str_choice(value: object, choices) -> tuple[object, str | None]:
+    if value is None:
+        return value, "required"
+    if not isinstance(value, str):
+        return value, "invalid"
+    if value not in choices:
+        return value, "invalid_choice"
+    return value, None
+
+
 _CLEANERS = {
     "gpus": lambda v: _clean_int(v, GPUS_MIN, GPUS_MAX),
     "gpus_per_server": lambda v: _clean_int(v, GPS_MIN, GPS_MAX),
@@ -167,7 +200,12 @@ _CLEANERS = {
     "determinism": lambda v: _clean_choice(v, Determinism),
     "throughput_limited": _clean_bool,
     "nic_speed": _clean_nic,
+    "nics_per_server": lambda v: _clean_optional_int(v, GPS_MIN, GPS_MAX),
+    "vendor": lambda v: _clean_str_choice(v, VENDORS),
+    "distance": lambda v: _clean_str_choice(v, DISTANCES),
 }
+# The hardware answers: they shape the plan, never the rule.
+PLAN_FIELDS = ("nics_per_server", "vendor", "distance")
 
 
 @dataclass(frozen=True)
@@ -176,7 +214,8 @@ class Answers:
 
     Enum fields accept the enum member or its string value (normalised to the
     member). ``bool`` is rejected where an int is expected and vice versa.
-    ``nic_speed=None`` means "not specified".
+    ``nic_speed=None`` means "not specified" (planned as ``DEFAULT_NIC_SPEED``);
+    ``nics_per_server=None`` means one NIC per GPU (a rail per GPU).
     """
 
     gpus: int
@@ -186,6 +225,9 @@ class Answers:
     determinism: Determinism = Determinism.STANDARD
     throughput_limited: bool = False
     nic_speed: int | None = None
+    nics_per_server: int | None = None
+    vendor: str = "any"
+    distance: str = DEFAULT_DISTANCE
 
     def __post_init__(self) -> None:
         errors: dict[str, list[str]] = {}
@@ -202,6 +244,20 @@ class Answers:
     def servers(self) -> int:
         """Number of servers: ``ceil(gpus / gpus_per_server)``."""
         return -(-self.gpus // self.gpus_per_server)
+
+    @property
+    def nic_gbps(self) -> int:
+        """The NIC speed the plan uses: the answer, or 400G when not known."""
+        return self.nic_speed or DEFAULT_NIC_SPEED
+
+    @property
+    def rails(self) -> int:
+        """NICs per server (one rail each): the answer, or one per GPU."""
+        return self.nics_per_server or self.gpus_per_server
+
+    @property
+    def distance_m(self) -> int:
+        return DISTANCES[self.distance]
 
     def replace(self, **changes: Any) -> Answers:
         """Return a copy with ``changes`` applied (validated like the constructor)."""
@@ -220,6 +276,9 @@ class Answers:
             "determinism": self.determinism.value,
             "throughput_limited": self.throughput_limited,
             "nic_speed": self.nic_speed,
+            "nics_per_server": self.nics_per_server,
+            "vendor": self.vendor,
+            "distance": self.distance,
         }
 
     @classmethod
@@ -260,6 +319,19 @@ class Reason:
     def to_dict(self) -> dict[str, Any]:
         return {"key": self.key, "params": dict(self.params)}
 
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Reason:
+        return cls(str(data["key"]), dict(data.get("params") or {}))
+
+
+def scale_of(gpus: int) -> str:
+    """The scale word for the reasons: 千卡级 (thousand), 万卡级 (ten thousand), 十万卡级."""
+    if gpus >= 100_000:
+        return "hundred_thousand"
+    if gpus >= 10_000:
+        return "ten_thousand"
+    return "thousand"
+
 
 # Every key decide() can emit, with its params:
 #   single_server           {"gpus", "gpus_per_server"}  R1: everything fits in one server
@@ -267,8 +339,9 @@ class Reason:
 #   small_cluster           {"servers"}                  R3: fewer than 8 servers
 #   throughput_not_limited  {}                           R3: training throughput not limited
 #   inference               {}                           R4: inference workload
+#   inference_multi_node    {}                           R4: when inference needs the fabric
 #   performance_budget      {}                           R5: budget goes for performance
-#   thousand_gpus           {"gpus"}                     R6: 1000 GPUs or more
+#   thousand_gpus           {"gpus", "scale"}            R6: 1000 GPUs or more (scale_of)
 #   nic_800                 {"nic_speed"}                R6: 800G NICs
 #   below_thousand_gpus     {"gpus"}                     R7: under 1000 GPUs, no 800G NICs
 #   roce_400_start          {"budget"}                   R7: budget is not "performance"
@@ -280,6 +353,7 @@ REASON_KEYS = (
     "small_cluster",
     "throughput_not_limited",
     "inference",
+    "inference_multi_node",
     "performance_budget",
     "thousand_gpus",
     "nic_800",
@@ -338,6 +412,11 @@ class WhatIf:
             "rule": self.rule,
         }
 
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> WhatIf:
+        return cls(str(data["field"]), data["value"], Fabric(data["recommendation"]),
+                   str(data["rule"]))
+
 
 @dataclass(frozen=True)
 class Decision:
@@ -360,6 +439,17 @@ class Decision:
             "what_if": [item.to_dict() for item in self.what_if],
             "engine_version": self.engine_version,
         }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Decision:
+        return cls(
+            recommendation=Fabric(data["recommendation"]), rule=str(data["rule"]),
+            servers=int(data["servers"]),
+            reasons=tuple(Reason.from_dict(r) for r in data["reasons"]),
+            runner_up=Fabric(data["runner_up"]),
+            what_if=tuple(WhatIf.from_dict(w) for w in data["what_if"]),
+            engine_version=str(data.get("engine_version", "")),
+        )
 
 
 def _servers(gpus: int, gpus_per_server: int) -> int:
@@ -392,7 +482,9 @@ def _rule_id(
 
 
 def _fields(answers: Answers) -> dict[str, Any]:
-    return {f.name: getattr(answers, f.name) for f in dataclasses.fields(answers)}
+    """The answers the rules read (the hardware answers only shape the plan)."""
+    return {f.name: getattr(answers, f.name) for f in dataclasses.fields(answers)
+            if f.name not in PLAN_FIELDS}
 
 
 def select_rule(answers: Answers) -> Rule:
@@ -420,13 +512,13 @@ def _reasons(rule: str, a: Answers) -> tuple[Reason, ...]:
     if rule == "R3":
         return (Reason("small_cluster", {"servers": servers}), Reason("throughput_not_limited", {}))
     if rule == "R4":
-        main: list[Reason] = [Reason("inference", {})]
+        main: list[Reason] = [Reason("inference", {}), Reason("inference_multi_node", {})]
     elif rule == "R5":
         main = [Reason("performance_budget", {})]
     elif rule == "R6":
         main = []
         if a.gpus >= THOUSAND_GPUS:
-            main.append(Reason("thousand_gpus", {"gpus": a.gpus}))
+            main.append(Reason("thousand_gpus", {"gpus": a.gpus, "scale": scale_of(a.gpus)}))
         if a.nic_speed == 800:
             main.append(Reason("nic_800", {"nic_speed": 800}))
     else:

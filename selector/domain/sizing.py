@@ -47,6 +47,9 @@ __all__ = [
     "leaf_port_plan",
     "max_gpus",
     "size_fabric",
+    "LeafShape",
+    "leaf_shape",
+    "size_plane",
 ]
 
 RADIX_MIN, RADIX_MAX = 4, 1024
@@ -169,6 +172,10 @@ class FabricSize:
     gpus: int = 0
     gpus_per_server: int = 0
     leaf_groups: tuple[tuple[int, int, int], ...] = ()
+    # What ``size_plane`` adds (``size_fabric`` leaves the defaults): GPU-facing and uplink
+    # port speeds, and the ports a single switch offers when it carries a whole plane.
+    gpu_gbps: int = 0
+    uplink_gbps: int = 0
 
     def leaf_ports(self) -> tuple[tuple[int, int], ...]:
         """``(downlinks, uplinks)`` used by each leaf, one pair per leaf."""
@@ -209,7 +216,35 @@ class FabricSize:
             "leaf_groups": [
                 {"count": count, "down": down, "up": up} for count, down, up in self.leaf_groups
             ],
+            "gpu_gbps": self.gpu_gbps,
+            "uplink_gbps": self.uplink_gbps,
         }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> FabricSize:
+        """Inverse of ``to_dict`` (a frozen recommendation is rendered from it)."""
+        return cls(
+            tiers=int(data["tiers"]),
+            leaf=int(data["leaf"]),
+            spine=int(data["spine"]),
+            core=int(data["core"]),
+            switches=int(data["switches"]),
+            links={k: int(v) for k, v in data["links"].items()},
+            transceiver_ends=int(data["transceiver_ends"]),
+            radix=int(data["radix"]),
+            oversubscription=int(data["oversubscription"]),
+            leaf_down=int(data["leaf_down"]),
+            leaf_up=int(data["leaf_up"]),
+            servers=int(data["servers"]),
+            rails=int(data["rails"]),
+            gpus=int(data.get("gpus", 0)),
+            gpus_per_server=int(data.get("gpus_per_server", 0)),
+            leaf_groups=tuple(
+                (int(g["count"]), int(g["down"]), int(g["up"])) for g in data.get("leaf_groups", ())
+            ),
+            gpu_gbps=int(data.get("gpu_gbps", 0)),
+            uplink_gbps=int(data.get("uplink_gbps", 0)),
+        )
 
 
 def _spread(total: int, bins: int) -> tuple[int, ...]:
@@ -320,3 +355,155 @@ def size_fabric(
         gpus_per_server=gpus_per_server,
         leaf_groups=groups,
     )
+
+
+# --- planes of a catalogue switch (NIC speed, breakout, native uplinks) -------------------
+
+
+@dataclass(frozen=True)
+class LeafShape:
+    """What one switch model offers as a leaf, spine or core at given port speeds.
+
+    GPU-facing ports run at ``gpu_gbps`` through the switch's breakout of its native ports
+    (one 800G OSFP port = 2 x 400G = 4 x 200G on a 51.2T switch); uplinks run at
+    ``uplink_gbps``, either the native speed or the breakout speed. ``leaf_down`` and
+    ``leaf_up`` are the leaf's GPU and uplink ports at ``oversubscription``:1, ``radix``
+    the ports of a spine or core switch at the uplink speed and ``single`` the GPU ports
+    of one switch that carries a whole plane (no uplinks).
+    """
+
+    native_ports: int
+    native_gbps: int
+    gpu_gbps: int
+    uplink_gbps: int
+    oversubscription: int
+    leaf_down: int
+    leaf_up: int
+    radix: int
+    single: int
+
+    @property
+    def breakout(self) -> int:
+        """GPU ports per native port (1 when the GPU links run at the native speed)."""
+        return self.native_gbps // self.gpu_gbps
+
+    def uplinks_for(self, gpu_ports: int) -> int:
+        """Uplinks a leaf with ``gpu_ports`` GPU links needs for ``oversubscription``:1."""
+        return _ceil_div(gpu_ports * self.gpu_gbps, self.uplink_gbps * self.oversubscription)
+
+    def native_ports_used(self, gpu_ports: int, uplinks: int) -> int:
+        """Native ports a leaf uses: GPU links and uplinks each packed by their breakout."""
+        return (_ceil_div(gpu_ports, self.breakout)
+                + _ceil_div(uplinks, self.native_gbps // self.uplink_gbps))
+
+
+def leaf_shape(
+    native_ports: int, native_gbps: int, gpu_gbps: int, uplink_gbps: int,
+    oversubscription: int = 1,
+) -> LeafShape:
+    """The shape of a leaf of ``native_ports`` x ``native_gbps`` with GPU links at
+    ``gpu_gbps`` and uplinks at ``uplink_gbps``, both the native speed or one of its
+    breakouts (a divisor of it). The native ports split ``r:1`` between GPUs and uplinks: a
+    64 x 800G switch with 400G GPU links and 800G uplinks has 32 ports (64 x 400G) down and
+    32 x 800G up (domain.md section 2: "the radix that counts is ports at the GPU link
+    speed")."""
+    for name, value in (("native_ports", native_ports), ("native_gbps", native_gbps),
+                        ("gpu_gbps", gpu_gbps), ("uplink_gbps", uplink_gbps)):
+        if _check_int(name, value) < 1:
+            raise SizingError(name, "out_of_range", f"{name} must be >= 1, got {value}")
+    _validate_radix_oversub(2 * max(2, native_ports // 2), oversubscription)
+    for name, speed in (("gpu_gbps", gpu_gbps), ("uplink_gbps", uplink_gbps)):
+        if native_gbps % speed:
+            raise SizingError(name, "invalid_choice",
+                              f"{speed}G is not a breakout of a {native_gbps}G port")
+    if uplink_gbps < gpu_gbps:
+        raise SizingError("uplink_gbps", "invalid_choice", "uplinks slower than GPU links")
+    gpu_split, up_split = native_gbps // gpu_gbps, native_gbps // uplink_gbps
+    r = oversubscription
+    down_ports = native_ports * r // (r + 1)
+    leaf_down = down_ports * gpu_split
+    leaf_up = (native_ports - down_ports) * up_split
+    radix = native_ports * up_split
+    if leaf_down < 1 or leaf_up < 1 or radix < 4:
+        raise SizingError("native_ports", "radix_too_small", "too few ports for a leaf")
+    return LeafShape(native_ports, native_gbps, gpu_gbps, uplink_gbps, r, leaf_down, leaf_up,
+                     radix, native_ports * gpu_split)
+
+
+def _balanced(total: int, bins: int) -> list[int]:
+    q, rem = divmod(total, bins)
+    return [q + 1] * rem + [q] * (bins - rem)
+
+
+def size_plane(
+    rail_ports: tuple[int, ...] | list[int], shape: LeafShape, *, gpus_per_server: int = 0,
+) -> FabricSize:
+    """Size one plane: ``rail_ports[i]`` GPU links on rail *i* (one per server).
+
+    * The whole plane on one switch when it has the ports (``tiers == 1``): no uplinks.
+    * Otherwise a rail-optimized leaf/spine: several rails share a leaf when the ports
+      allow (a leaf never splits a rail it can hold), else each rail spreads evenly over
+      ``ceil(servers / leaf_down)`` leaves; each leaf buys the uplinks its GPU links need
+      at ``oversubscription``:1, at least two, so that no leaf hangs on one spine.
+    * Two tiers while the leaves fit the spine radix, with at least two spines; then three
+      (spines ``uplinks / (radix/2)``, core ``uplinks / radix``, at least two), up to
+      ``radix^2/2`` leaves (Al-Fares et al., SIGCOMM 2008). Beyond: ``FabricTooLarge``
+      (``max_gpus`` 0: the caller knows the planes and computes the real maximum).
+    """
+    ports = [int(p) for p in rail_ports if p > 0]
+    if not ports:
+        raise SizingError("gpus", "out_of_range", "a plane needs at least one GPU link")
+    total = sum(ports)
+    servers = max(ports)
+    common = {
+        "radix": shape.radix, "oversubscription": shape.oversubscription,
+        "leaf_down": shape.leaf_down, "leaf_up": shape.leaf_up, "servers": servers,
+        "rails": len(ports), "gpus": total, "gpus_per_server": gpus_per_server,
+        "gpu_gbps": shape.gpu_gbps, "uplink_gbps": shape.uplink_gbps,
+    }
+    if total <= shape.single:
+        links = {"gpu_leaf": total, "leaf_spine": 0, "spine_core": 0}
+        return FabricSize(tiers=1, leaf=1, spine=0, core=0, switches=1, links=links,
+                          transceiver_ends=2 * total, leaf_groups=((1, total, 0),), **common)
+    sizes: dict[int, int] = {}  # GPU links on a leaf -> number of such leaves
+    if servers <= shape.leaf_down:
+        per_leaf = min(len(ports), shape.leaf_down // servers)
+        start = 0
+        for size in _balanced(len(ports), _ceil_div(len(ports), per_leaf)):
+            n = sum(ports[start:start + size])
+            sizes[n] = sizes.get(n, 0) + 1
+            start += size
+    else:
+        per_rail = _ceil_div(servers, shape.leaf_down)
+        if len(ports) * per_rail > shape.radix * shape.radix // 2:
+            raise FabricTooLarge(total, 0, gpus_per_server, shape.radix,
+                                 shape.oversubscription)
+        for n in ports:
+            q, rem = divmod(n, per_rail)
+            for down, count in ((q + 1, rem), (q, per_rail - rem)):
+                if count:
+                    sizes[down] = sizes.get(down, 0) + count
+    floor_up = min(2, shape.leaf_up)
+    groups: dict[tuple[int, int], int] = {}
+    for n, count in sizes.items():
+        key = (n, max(floor_up, shape.uplinks_for(n)))
+        groups[key] = groups.get(key, 0) + count
+    leaf_groups = tuple((count, down, up) for (down, up), count in sorted(groups.items(),
+                                                                        reverse=True))
+    leaves = sum(sizes.values())
+    uplinks = sum(count * up for count, _, up in leaf_groups)
+    k = shape.radix
+    if leaves <= k:
+        tiers, spines, core, spine_core = 2, max(2, _ceil_div(uplinks, k)), 0, 0
+    elif leaves <= k * k // 2:
+        tiers = 3
+        spines = max(2, _ceil_div(uplinks, k // 2))
+        core = max(2, _ceil_div(uplinks, k))
+        spine_core = uplinks
+    else:
+        raise FabricTooLarge(total, 0, gpus_per_server, k, shape.oversubscription)
+    links = {"gpu_leaf": total, "leaf_spine": uplinks, "spine_core": spine_core}
+    return FabricSize(tiers=tiers, leaf=leaves, spine=spines, core=core,
+                      switches=leaves + spines + core, links=links,
+                      transceiver_ends=2 * sum(links.values()), leaf_groups=leaf_groups,
+                      **common)

@@ -57,7 +57,9 @@ class Lead(models.Model):
     message = models.TextField(_("message"), max_length=2000, blank=True)
     language = models.CharField(_("language"), max_length=10, choices=settings.LANGUAGES)
 
-    # What the visitor was shown (Answers.to_dict(), decision, compute_result snapshot).
+    # What the visitor was shown: the answers, and in ``sizing`` the frozen recommendation
+    # snapshot (selector.domain.Recommendation.to_dict(): decision, both fabric plans, BOM,
+    # tuning, sources, engine and catalogue versions). Rendered by selector.planner.
     answers = models.JSONField(_("answers"))
     # The answers' total GPUs as a column (answers never change after creation): the staff
     # list filters on it and exports it, and reading it from the JSON costs a TOAST fetch

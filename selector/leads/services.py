@@ -13,14 +13,13 @@ from django.db.models import Q
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
-from selector.content.models import Switch
-from selector.core.results import compute_result
 from selector.core.siteurl import site_url as default_site_url
 from selector.domain import Answers
 from selector.leads.models import Lead, LeadEvent
 from selector.leads.privacy import PRIVACY_NOTICE_VERSION
 from selector.leads.scoring import score_lead
 from selector.leads.tasks import email_report
+from selector.planner.services import freeze, fresh
 from selector.wizard.models import WizardSession
 
 logger = logging.getLogger(__name__)
@@ -44,18 +43,6 @@ def new_report_number(now=None) -> str:
     day = timezone.localdate(now or timezone.now()).strftime("%Y%m%d")
     suffix = "".join(secrets.choice(_REPORT_ALPHABET) for _ in range(6))
     return f"NS-{day}-{suffix}"
-
-
-def _sizing_snapshot(answers: Answers) -> tuple[dict, object]:
-    result = compute_result(answers, Switch.catalogue())
-    snapshot = {
-        "recommended": result.recommended.to_dict(),
-        "recommended_error": result.recommended.error,
-        "runner_up": result.runner_up.to_dict(),
-        "runner_up_error": result.runner_up.error,
-        "tuning": result.tuning.to_dict() if result.tuning else None,
-    }
-    return snapshot, result.decision
 
 
 def lead_create(
@@ -88,7 +75,8 @@ def lead_create(
         existing = Lead.objects.filter(wizard_session_id=wizard_session.pk).first()
         if existing is not None:
             return existing, False
-        sizing, decision = _sizing_snapshot(answers)
+        rec = fresh(answers)
+        decision = rec.decision
         now = timezone.now()
         lead = Lead(
             wizard_session_id=wizard_session.pk,
@@ -98,7 +86,7 @@ def lead_create(
             recommendation=decision.recommendation.value,
             rule=decision.rule,
             engine_version=decision.engine_version,
-            sizing=sizing,
+            sizing=freeze(rec),
             score=score_lead(answers, contact["timeline"]),
             consent_given_at=now,
             consent_notice_version=PRIVACY_NOTICE_VERSION,

@@ -23,6 +23,7 @@ from django.utils.translation import get_language
 from selector.content.models import CompanyProfile, ContentBlock, FaqEntry
 from selector.core.jsonld import dumps
 from selector.core.siteurl import site_url
+from selector.planner.presenter import organization_node
 
 CONTEXT = "https://schema.org"
 
@@ -54,38 +55,9 @@ def organization_id() -> str:
 
 
 def organization(company: CompanyProfile) -> dict:
-    contact: dict = {
-        "@type": "ContactPoint",
-        "contactType": "customer support",
-        "availableLanguage": ["zh-Hans", "en"],
-        # The wizard ends in the consultation request, the way customers reach sales.
-        "url": absolute(reverse("wizard:start")),
-    }
-    if company.phone:
-        contact["telephone"] = company.phone
-    if company.email:
-        contact["email"] = company.email
-    if company.support_hours.replace(" ", "").lower() in {"7x24", "24x7", "7*24", "24/7"}:
-        contact["hoursAvailable"] = {
-            "@type": "OpeningHoursSpecification",
-            "dayOfWeek": ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday",
-                          "Sunday"],
-            "opens": "00:00",
-            "closes": "23:59",
-        }
-    node = {
-        "@type": "Organization",
-        "@id": organization_id(),
-        "name": company.name,
-        "alternateName": company.short_name,
-        "description": company.tagline,
-        "url": absolute(reverse("home")),
-        "logo": {"@type": "ImageObject", "url": absolute(static("img/logo.svg"))},
-        "contactPoint": contact,
-    }
-    if company.address:
-        node["address"] = company.address
-    return node
+    """The company's Organization node: the planner's one builder (also in the result page,
+    the report and its attachment)."""
+    return organization_node(company)
 
 
 def _org_ref(company: CompanyProfile) -> dict:

@@ -1,9 +1,10 @@
 """The recommendation report: one template, rendered as a web page and as an A4 PDF.
 
 ``ReportData`` is pure data (no lead, no request), so the renderer can be tested and
-benchmarked on its own. Everything engineering comes from ``compute_result`` and the
-words from ``selector.core.explain`` and the content tables, so the report shows exactly
-what the wizard and the API show.
+benchmarked on its own. Everything engineering comes from the recommendation it carries
+(a lead's frozen snapshot, or a fresh one for samples) through the one presenter
+(``selector.planner.presenter``), so the report shows exactly what the staff page and the
+JSON-LD show for that lead, whatever the engine or the catalogue became since.
 
 Speed: WeasyPrint is slow to start, so the font configuration, the parsed print CSS, the
 URL fetcher and the image cache are built once per process and reused.
@@ -35,15 +36,12 @@ from selector.content.models import (
     ComparisonRow,
     ContentBlock,
     FaqEntry,
-    Switch,
 )
-from selector.core import explain
 from selector.core.jsonld import dumps
-from selector.core.results import FabricOption, Result, compute_result
-from selector.core.siteurl import site_url
-from selector.domain import Answers, Fabric
+from selector.domain import ENGINE_VERSION, Answers, Recommendation
+from selector.planner.presenter import ViewModel, present
+from selector.planner.services import fresh, snapshot_digest
 from selector.reports import fonts
-from selector.reports.diagram import fabric_svg
 from selector.reports.fetcher import (
     ASSET_BASE_URL,
     FontFileFetcher,
@@ -53,7 +51,7 @@ from selector.reports.fetcher import (
 
 # Bump when the template, the CSS or the context change in a way that alters the PDF:
 # it is part of every cache key, so old cached PDFs stop being served.
-REPORT_VERSION = "2026-11-30.4"
+REPORT_VERSION = "2026-12-01.1"
 TEMPLATE = "reports/report.html"
 CSS_PATH = "css/report.css"
 LOGO_PATH = "img/logo.svg"
@@ -73,6 +71,11 @@ class ReportData:
     customer_company: str
     answers: Answers
     extra: dict = field(default_factory=dict, compare=False)
+    # The frozen recommendation (a lead's snapshot); None: made fresh at render (samples).
+    recommendation: Recommendation | None = field(default=None, compare=False)
+
+    def rec(self) -> Recommendation:
+        return self.recommendation if self.recommendation is not None else fresh(self.answers)
 
     @property
     def lang_tag(self) -> str:
@@ -91,119 +94,6 @@ def normalise_language(code: str | None) -> str:
 # Context
 
 
-def _bytes(n: int) -> str:
-    """Exact where it matters: round decimal units (150 KB, 1.5 MB) or whole bytes."""
-    if n >= 1_000_000 and n % 100_000 == 0:
-        return f"{n / 1_000_000:g} MB"
-    if n >= 1_000 and n % 1_000 == 0:
-        return f"{n // 1_000:,} KB"
-    return f"{n:,} B"
-
-
-def _option_context(option: FabricOption) -> dict:
-    ctx = {
-        "fabric": option.fabric.value,
-        "label": explain.fabric_label(option.fabric),
-        "short": str(explain.FABRIC_SHORT[option.fabric]),
-        "plan": option.plan,
-        "size": option.plan.size if option.plan else None,
-        "switch": option.plan.switch if option.plan else None,
-        "diagram": fabric_svg(option.plan.size) if option.plan else "",
-        "note": "",
-    }
-    if option.plan is None:
-        if option.fabric == Fabric.STANDARD:
-            ctx["note"] = _("A conventional Ethernet network carries this traffic: there is "
-                            "no lossless back-end fabric to size.")
-        elif option.error == "too_large":
-            ctx["note"] = _("Too many GPUs for a three-tier fabric of the catalogue switch "
-                            "(at most %(max)s GPUs).") % {"max": f"{option.max_gpus or 0:,}"}
-        else:
-            ctx["note"] = _("No switch in our catalogue fits this fabric yet; our engineers "
-                            "will size it with you.")
-    return ctx
-
-
-def _split_top_level(text: str) -> list[str]:
-    """Split a citation at "; " outside parentheses."""
-    parts, depth, start = [], 0, 0
-    for i, ch in enumerate(text):
-        depth += (ch == "(") - (ch == ")")
-        if depth == 0 and text.startswith("; ", i):
-            parts.append(text[start:i])
-            start = i + 2
-    parts.append(text[start:])
-    return [p.strip() for p in parts if p.strip()]
-
-
-def _tuning_rows(result: Result) -> tuple[list[dict], list[str]]:
-    """Checklist rows and their numbered references. Each value's source (domain.md
-    section 4) is split into the citation (its longest part, shared by several values and
-    listed once) and the remark specific to the value."""
-    t = result.tuning
-    if t is None:
-        return [], []
-    src = t.sources
-    rows = [
-        (_("PFC (IEEE 802.1Qbb) enabled on priority"), str(t.pfc_priority), "pfc_priority"),
-        (_("RoCE traffic: DSCP to priority"), f"DSCP {t.roce_dscp} → {t.pfc_priority}",
-         "roce_dscp"),
-        (_("CNP: DSCP to priority (strict priority)"), f"DSCP {t.cnp_dscp} → {t.cnp_priority}",
-         "cnp_dscp"),
-        (_("RoCE v2 UDP destination port"), str(t.roce_udp_port), "roce_udp_port"),
-        (_("ECN minimum threshold (RoCE queue)"), _bytes(t.ecn_min_bytes), "ecn_min_bytes"),
-        (_("ECN maximum threshold (RoCE queue)"), _bytes(t.ecn_max_bytes), "ecn_max_bytes"),
-        (_("ECN marking probability"), f"{t.ecn_probability_pct} %", "ecn_probability_pct"),
-        (_("Bandwidth-delay product at %(rtt)s round trip, %(speed)sG")
-         % {"rtt": f"{t.rtt_us:g} µs", "speed": t.speed_gbps}, _bytes(t.bdp_bytes),
-         "bdp_bytes"),
-        (_("ECN maximum threshold, rule of thumb (2-3 x BDP)"),
-         f"{_bytes(t.ecn_max_rule_of_thumb_bytes[0])} – "
-         f"{_bytes(t.ecn_max_rule_of_thumb_bytes[1])}", "ecn_max_rule_of_thumb_bytes"),
-        (_("PFC headroom per port and priority (%(cable)s m cable, MTU %(mtu)s)")
-         % {"cable": t.cable_m, "mtu": t.mtu}, _bytes(t.pfc_headroom_bytes),
-         "pfc_headroom_bytes"),
-        (_("PFC watchdog"), _("On") if t.pfc_watchdog else _("Off"), "pfc_watchdog"),
-        (_("Adaptive routing (RoCE unicast)"), _("On") if t.adaptive_routing else _("Off"),
-         "adaptive_routing"),
-    ]
-    refs: list[str] = []
-    out = []
-    for label, value, key in rows:
-        parts = _split_top_level(src[key])
-        citation = max(parts, key=len)
-        if citation not in refs:
-            refs.append(citation)
-        remark = "; ".join(explain.tuning_remark(p) for p in parts if p is not citation)
-        out.append({"label": label, "value": value, "ref": refs.index(citation) + 1,
-                    "remark": remark})
-    return out, refs
-
-
-def _answer_rows(answers: Answers) -> list[tuple[str, str]]:
-    data = answers.to_dict()
-    rows = [
-        (str(explain.FIELD_LABELS["gpus"]), f"{answers.gpus:,}"),
-        (str(explain.FIELD_LABELS["gpus_per_server"]), str(answers.gpus_per_server)),
-        (_("Servers"), f"{answers.servers:,}"),
-    ]
-    for name in ("workload", "budget", "determinism", "throughput_limited", "nic_speed"):
-        rows.append((str(explain.FIELD_LABELS[name]), explain.value_label(name, data[name])))
-    return rows
-
-
-def faq_topics(result: Result) -> set[str]:
-    return result.faq_topics
-
-
-def _highlight(fabric: Fabric) -> str:
-    if fabric in (Fabric.ROCE_400, Fabric.ROCE_800):
-        return "roce"
-    if fabric == Fabric.INFINIBAND:
-        return "infiniband"
-    return ""
-
-
 def _safe_json(value: dict) -> SafeString:
     """JSON for the web version's <script type="application/ld+json"> element."""
     return mark_safe(dumps(value))  # noqa: S308 - selector.core.jsonld escapes < > &
@@ -219,25 +109,12 @@ def created_at(data: ReportData) -> datetime:
     raise TypeError("created must be a date or datetime")
 
 
-def report_jsonld(data: ReportData, company: CompanyProfile, result: Result) -> dict:
-    """schema.org ``Report`` for the report. No personal data: the customer's name and
-    company are on the cover, not in machine-readable metadata."""
-    site = site_url()
-    org = {
-        "@type": "Organization",
-        "@id": f"{site}/#organization",
-        "name": company.name,
-        "alternateName": company.short_name,
-        "slogan": company.tagline,
-        "url": company.website or f"{site}/",
-    }
-    if company.address:
-        org["address"] = company.address
-    if company.phone:
-        org["telephone"] = company.phone
-    if company.email:
-        org["email"] = company.email
-    decision = result.decision
+def report_jsonld(data: ReportData, vm: ViewModel) -> dict:
+    """schema.org ``Report`` for the report: the recommendation, the answers, the plan's
+    totals and the tuning values as ``PropertyValue``s, the company as publisher. No
+    personal data: the customer's name and company are on the cover, not in metadata."""
+    org = vm.organization
+    decision = vm.decision
     return {
         "@context": "https://schema.org",
         "@type": "Report",
@@ -247,47 +124,42 @@ def report_jsonld(data: ReportData, company: CompanyProfile, result: Result) -> 
         "dateCreated": created_at(data).isoformat(),
         "about": {
             "@type": "Thing",
-            "name": explain.fabric_label(decision.recommendation),
-            "description": str(explain.RULE_TITLES[decision.rule]),
+            "name": vm.recommendation_label,
+            "description": vm.rule_title,
         },
-        "abstract": " ".join(explain.reason_text(r) for r in decision.reasons),
+        "abstract": " ".join(vm.reasons),
         "keywords": ["RoCE v2", "InfiniBand", _("lossless Ethernet"), _("AI cluster network")],
         "publisher": org,
         "author": {"@id": org["@id"]},
+        "additionalProperty": vm.property_values(),
+        "version": f"{vm.engine_version}/{vm.catalogue_version}",
+        "identifier": decision.rule,
     }
 
 
 def build_context(data: ReportData, *, web: bool = False, links: dict | None = None) -> dict:
     """The template context; call with ``data.language`` active (``render_html`` does)."""
-    result = compute_result(data.answers, Switch.catalogue())
+    rec = data.rec()
     company = queries.company()
-    decision = result.decision
-    jsonld = report_jsonld(data, company, result)
+    vm = present(rec, company=company, id_prefix="report")
+    jsonld = report_jsonld(data, vm)
     created = created_at(data)
-    tuning_rows, tuning_refs = _tuning_rows(result)
     return {
         "web": web,
         "links": links or {},
         "data": data,
+        "vm": vm,
         "lang_tag": data.lang_tag,
         "created": created,
         "created_iso": created.isoformat(),
         "company": company,
-        "result": result,
-        "decision": decision,
-        "texts": explain.decision_texts(decision),
-        "rule_id": decision.rule,
-        "answer_rows": _answer_rows(data.answers),
+        "rule_id": vm.rule_id,
         "rows": queries.comparison_rows(),
-        "highlight": _highlight(decision.recommendation),
-        "options": [_option_context(result.recommended), _option_context(result.runner_up)],
-        "recommended": _option_context(result.recommended),
-        "is_roce": result.is_roce,
-        "tuning": result.tuning,
-        "tuning_rows": tuning_rows,
-        "tuning_refs": tuning_refs,
+        "highlight": vm.highlight,
+        "is_roce": vm.is_roce,
+        "tuning": vm.tuning,
         "tuning_blocks": queries.blocks("tuning"),
-        "faq": queries.faq_entries(topics=faq_topics(result)),
+        "faq": queries.faq_entries(topics=rec.faq_topics),
         "jsonld": jsonld,
         "jsonld_script": _safe_json(jsonld),
         "css_url": static(CSS_PATH) if web else "",
@@ -466,17 +338,21 @@ def content_version() -> str:
     from django.db.models import Count, Max
 
     parts = []
-    for model in (CompanyProfile, ComparisonRow, ContentBlock, FaqEntry, Switch):
+    for model in (CompanyProfile, ComparisonRow, ContentBlock, FaqEntry):
         agg = model.objects.aggregate(m=Max("updated_at"), n=Count("pk"))
         parts.append(f"{model.__name__}:{agg['m'] and agg['m'].isoformat()}:{agg['n']}")
     return "|".join(parts)
 
 
 def report_version(data: ReportData, content: str | None = None) -> str:
-    """A hash of everything that shapes the PDF: answers, the customer's words on the
-    cover, the content tables and REPORT_VERSION."""
+    """A hash of everything that shapes the PDF: the frozen recommendation (or the answers),
+    the customer's words on the cover, the content tables, REPORT_VERSION and the engine
+    version that renders it (a new engine re-renders cached PDFs)."""
+    rec = data.recommendation
     payload = json.dumps({
         "v": REPORT_VERSION,
+        "engine": ENGINE_VERSION,
+        "snapshot": snapshot_digest(rec.to_dict()) if rec is not None else None,
         "answers": data.answers.to_dict(),
         "number": data.report_number,
         "created": created_at(data).isoformat(),

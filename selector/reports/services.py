@@ -17,6 +17,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.db import transaction
 
 from selector.domain import Answers, InvalidAnswers
+from selector.leads.snapshots import lead_recommendation
 from selector.reports.checks import harfbuzz_subset_status
 from selector.reports.render import (
     PDF_CONTENT_TYPE,
@@ -47,6 +48,7 @@ class ReportUnavailable(Exception):
 
 
 def report_data_for_lead(lead, language: str | None = None) -> ReportData:
+    """The report of ``lead``: its frozen recommendation, in ``language``."""
     return ReportData(
         report_number=lead.report_number,
         created=lead.created_at,
@@ -54,6 +56,7 @@ def report_data_for_lead(lead, language: str | None = None) -> ReportData:
         customer_name=lead.name,
         customer_company=lead.company,
         answers=Answers.from_dict(lead.answers),
+        recommendation=lead_recommendation(lead),
     )
 
 

@@ -13,9 +13,8 @@ from datetime import timedelta
 from django.db import connection, transaction
 from django.utils import timezone
 
-from selector.content.models import Switch
-from selector.core.results import compute_result
-from selector.domain import DEFAULT_CATALOGUE, Answers, Budget, Determinism, Workload, decide
+from selector.content.models import PriceList, Switch
+from selector.domain import DEFAULT_CATALOGUE, Answers, Budget, Determinism, Workload, recommend
 from selector.leads.models import Lead, LeadEvent, Status, Timeline
 from selector.leads.privacy import PRIVACY_NOTICE_VERSION
 from selector.leads.scoring import score_lead
@@ -82,24 +81,21 @@ def _explicit_timestamps(*models):
 
 
 class _Sizing:
-    """compute_result once per distinct answers (there are only a few thousand)."""
+    """One frozen recommendation per distinct answers (there are only a few thousand), the
+    same snapshot lead_create freezes."""
 
     def __init__(self):
-        self.catalogue = Switch.catalogue() or DEFAULT_CATALOGUE
+        catalogue = Switch.catalogue()
+        self.catalogue = catalogue if catalogue.switches else DEFAULT_CATALOGUE
+        self.prices = PriceList.current()
         self.cache: dict = {}
 
     def __call__(self, answers: Answers):
         key = tuple(sorted(answers.to_dict().items()))
         if key not in self.cache:
-            result = compute_result(answers, self.catalogue)
-            decision = decide(answers)
-            self.cache[key] = (decision, json.dumps({
-                "recommended": result.recommended.to_dict(),
-                "recommended_error": result.recommended.error,
-                "runner_up": result.runner_up.to_dict(),
-                "runner_up_error": result.runner_up.error,
-                "tuning": result.tuning.to_dict() if result.tuning else None,
-            }, ensure_ascii=False), json.dumps(answers.to_dict()))
+            rec = recommend(answers, self.catalogue, self.prices)
+            self.cache[key] = (rec.decision, json.dumps(rec.to_dict(), ensure_ascii=False),
+                               json.dumps(answers.to_dict()))
         return self.cache[key]
 
 

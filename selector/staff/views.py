@@ -20,9 +20,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from selector.core.explain import FABRIC_SHORT, FIELD_LABELS, RULE_TITLES, fabric_label, value_label
+from selector.content.queries import company
+from selector.core.explain import FABRIC_SHORT
 from selector.domain import Answers, Fabric, InvalidAnswers
 from selector.leads.models import Lead, LeadEvent, Score, Status
+from selector.leads.snapshots import lead_recommendation
+from selector.planner.presenter import present
 from selector.staff import charts, export, lockout, permissions, queries, services
 from selector.staff import middleware as staff_session
 from selector.staff.access import get_lead_for_user, staff_required
@@ -258,18 +261,6 @@ def export_xlsx(request: HttpRequest) -> HttpResponse:
 
 # --- one lead ----------------------------------------------------------------------------
 
-def _answers_rows(lead: Lead) -> list[tuple[str, str]]:
-    rows = []
-    for field, label in FIELD_LABELS.items():
-        if field not in lead.answers:
-            continue
-        try:
-            rows.append((str(label), value_label(field, lead.answers[field])))
-        except (KeyError, ValueError):
-            rows.append((str(label), str(lead.answers[field])))
-    return rows
-
-
 def _share_url(request, lead: Lead) -> str:
     try:
         from selector.wizard.sharing import share_token
@@ -310,20 +301,15 @@ def _event_text(event: LeadEvent) -> str:
 def _lead_context(request, lead: Lead, **extra) -> dict:
     user = request.user
     events = list(lead.events.select_related("actor").order_by("-created_at", "-pk")[:200])
-    sizing = lead.sizing or {}
-    try:
-        recommendation_label = fabric_label(lead.recommendation)
-    except ValueError:
-        recommendation_label = lead.recommendation
+    # The recommendation frozen when the lead was created, through the one presenter: the
+    # same numbers as the customer's PDF and its JSON-LD.
+    vm = present(lead_recommendation(lead), company=company(), id_prefix="lead")
     context = {
         "lead": lead,
-        "answers_rows": _answers_rows(lead),
-        "recommendation_label": recommendation_label,
-        "rule_title": RULE_TITLES.get(lead.rule, ""),
-        "recommended": sizing.get("recommended") or {},
-        "recommended_error": sizing.get("recommended_error"),
-        "runner_up": sizing.get("runner_up") or {},
-        "tuning": sizing.get("tuning") or {},
+        "vm": vm,
+        "answers_rows": [(row.label, row.value) for row in vm.answer_rows],
+        "recommendation_label": vm.recommendation_label,
+        "rule_title": vm.rule_title,
         "events": [(e, _event_text(e)) for e in events],
         "pipeline": PIPELINE,
         "can_work": permissions.can_work_on(user, lead),

@@ -12,8 +12,11 @@ from selector.core.forms import (
     StrictBooleanField,
     budget_field,
     determinism_field,
+    distance_field,
     gpus_field,
     gpus_per_server_field,
+    nics_per_server_field,
+    vendor_field,
     workload_field,
 )
 from selector.domain import NIC_SPEEDS
@@ -71,7 +74,12 @@ HELP = {
     "budget": _("InfiniBand is the performance ceiling; RoCE v2 is the value choice."),
     "determinism": _("Strict means financial high-frequency trading or hard latency bounds."),
     "nic_speed": _("The port speed of each GPU's network card: ConnectX-7 is 400G, "
-                   "ConnectX-8 is 800G."),
+                   "ConnectX-8 is 800G (on Ethernet two 400G ports)."),
+    "nics_per_server": _("Leave empty for one NIC per GPU (8 on HGX / DGX servers): each NIC "
+                         "is one rail."),
+    "distance": _("The longest cable in the fabric: it decides copper or which optics, and "
+                  "the PFC headroom."),
+    "vendor": _("The switches in the plan; InfiniBand switches come from NVIDIA only."),
 }
 
 
@@ -126,7 +134,13 @@ class DeterminismForm(_ChoiceStepForm):
 
 
 class NicSpeedForm(StepForm):
+    """The hardware: NIC speed (must be answered, "not sure" allowed), NICs per server,
+    the longest link and a switch vendor (optional: empty keeps the defaults)."""
+
     nic_speed = NicSpeedField()
+    nics_per_server = nics_per_server_field()
+    distance = distance_field()
+    vendor = vendor_field()
     must_answer = ("nic_speed",)
 
     def __init__(self, *args, **kwargs):
@@ -135,3 +149,10 @@ class NicSpeedForm(StepForm):
         field.widget = forms.RadioSelect(
             choices=[(str(s), f"{s}G") for s in NIC_SPEEDS] + [(UNSURE, _("Not sure"))],
             attrs=field.widget.attrs)
+        for name in ("distance", "vendor"):
+            choice = self.fields[name]
+            choice.widget = forms.RadioSelect(choices=choice.choices, attrs=choice.widget.attrs)
+            if not self.is_bound and not self.initial.get(name):
+                self.initial[name] = choice.default
+        self.fields["nics_per_server"].widget.attrs.update(
+            {"inputmode": "numeric", "autocomplete": "off", "placeholder": _("One per GPU")})

@@ -1,82 +1,35 @@
-"""Display data for the result page, all taken from ``compute_result`` (the API and the
-PDF show the same numbers) and the words of ``selector.core.explain``."""
+"""The result page's context: the planner's view-model (the one presenter the PDF, the staff
+page and the API also use), plus what only the wizard needs (which step changes an answer,
+the FAQ and comparison rows)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from selector.content.queries import comparison_rows, company, faq_entries
+from selector.domain import Recommendation
+from selector.planner.presenter import present
+from selector.wizard.steps import STEPS
 
-from selector.content.queries import comparison_rows, faq_entries
-from selector.core.explain import (
-    FABRIC_SHORT,
-    FIELD_LABELS,
-    RULE_TITLES,
-    fabric_label,
-    reason_text,
-    value_label,
-    what_if_text,
-)
-from selector.core.results import Result
-from selector.domain import RULES_BY_ID, Fabric
-from selector.wizard.steps import STEPS, _as_data, asks_throughput
+# Answer field -> the step that asks it ("Change" links on the result page).
+STEP_OF_FIELD = {name: step.identifier for step in STEPS for name in step.fields}
 
 
-@dataclass(frozen=True)
-class AnswerRow:
-    field: str
-    label: str
-    value: str
-    step: str
-
-
-@dataclass(frozen=True)
-class WhatIfChoice:
-    field: str
-    value: str  # as the step form receives it
-    text: str
-    recommendation: str
-
-
-def highlight_for(fabric: Fabric) -> str:
-    if fabric in (Fabric.ROCE_400, Fabric.ROCE_800):
-        return "roce"
-    if fabric == Fabric.INFINIBAND:
-        return "infiniband"
-    return ""
-
-
-def answer_rows(result: Result) -> list[AnswerRow]:
-    data = result.answers.to_dict()
-    rows = []
-    for step in STEPS:
-        for name in step.fields:
-            if name == "throughput_limited" and not asks_throughput(data):
-                continue
-            rows.append(AnswerRow(name, str(FIELD_LABELS[name]),
-                                  value_label(name, getattr(result.answers, name)),
-                                  step.identifier))
-    return rows
-
-
-def result_context(result: Result) -> dict:
-    decision = result.decision
-    topics = result.faq_topics
+def result_context(rec: Recommendation) -> dict:
+    vm = present(rec, company=company(), id_prefix="diagram")
     return {
-        "result": result,
-        "decision": decision,
-        "recommendation_label": fabric_label(decision.recommendation),
-        "recommendation_short": FABRIC_SHORT[decision.recommendation],
-        "runner_up_label": fabric_label(decision.runner_up),
-        "rule_title": RULE_TITLES[decision.rule],
-        "seed_quote": RULES_BY_ID[decision.rule].seed_quote,
-        "reasons": [reason_text(r) for r in decision.reasons],
-        "answer_rows": answer_rows(result),
-        "what_ifs": [
-            WhatIfChoice(w.field, _as_data(getattr(w.value, "value", w.value)),
-                         what_if_text(w), w.recommendation.value)
-            for w in decision.what_if
-        ],
-        "highlight": highlight_for(decision.recommendation),
-        "is_standard": decision.recommendation == Fabric.STANDARD,
+        "vm": vm,
+        "rec": rec,
+        "decision": rec.decision,
+        "recommendation_label": vm.recommendation_label,
+        "recommendation_short": vm.recommendation_short,
+        "runner_up_label": vm.runner_up_label,
+        "rule_title": vm.rule_title,
+        "seed_quote": vm.seed_quote,
+        "reasons": vm.reasons,
+        "answer_rows": [(row, STEP_OF_FIELD.get(row.field, STEPS[0].identifier))
+                        for row in vm.answer_rows],
+        "what_ifs": vm.what_ifs,
+        "highlight": vm.highlight,
+        "is_standard": vm.is_standard,
         "comparison_rows": comparison_rows(),
-        "faqs": faq_entries(topics),
+        "faqs": faq_entries(rec.faq_topics),
     }

@@ -31,10 +31,11 @@ def asks_throughput(answers: dict) -> bool:
     return servers is not None and 1 < servers < SMALL_CLUSTER_SERVERS
 
 
-def _as_data(value: object) -> str:
-    """A stored answer as the form would have received it."""
+def _as_data(value: object, name: str = "nic_speed") -> str:
+    """A stored answer as the form would have received it (``None`` is the NIC speed's "not
+    sure" and an empty number elsewhere)."""
     if value is None:
-        return wf.UNSURE
+        return wf.UNSURE if name == "nic_speed" else ""
     if isinstance(value, bool):
         return "true" if value else "false"
     return str(value)
@@ -50,6 +51,8 @@ class Step:
     fields: tuple[str, ...]
     faq_topics: frozenset[str] = field(default_factory=frozenset)
     decision_keys: tuple[str, ...] = ()  # ContentBlock keys of decision-tree lines
+    # Fields with a default: a session stored before they existed is still complete.
+    optional: tuple[str, ...] = ()
 
     def is_applicable(self, answers: dict) -> bool:
         return True
@@ -62,17 +65,17 @@ class Step:
         kwargs = self.form_kwargs(answers)
         if data is not None:
             return self.form_class(data, **kwargs)
-        initial = {name: _as_data(answers[name]) for name in self.fields if name in answers}
+        initial = {name: _as_data(answers[name], name) for name in self.fields if name in answers}
         return self.form_class(initial=initial, **kwargs)
 
     def is_completed(self, answers: dict) -> bool:
         form = self.form_class(self.stored_data(answers), **self.form_kwargs(answers))
-        if any(name not in answers for name in form.fields):
+        if any(name not in answers for name in form.fields if name not in self.optional):
             return False
         return form.is_valid()
 
     def stored_data(self, answers: dict) -> dict:
-        return {name: _as_data(answers[name]) for name in self.fields if name in answers}
+        return {name: _as_data(answers[name], name) for name in self.fields if name in answers}
 
 
 class WorkloadStep(Step):
@@ -94,16 +97,17 @@ STEPS: tuple[Step, ...] = (
     Step("determinism", _("Determinism"), _("How strict are your latency requirements?"),
          wf.DeterminismForm, "wizard/step_determinism.html", ("determinism",),
          frozenset({"determinism"}), ("tree-strict",)),
-    Step("nic-speed", _("NIC speed"), _("What NIC speed will each GPU have?"),
-         wf.NicSpeedForm, "wizard/step_nic_speed.html", ("nic_speed",),
-         frozenset({"speed"}), ()),
+    Step("nic-speed", _("Network hardware"), _("Which NICs, distances and switches?"),
+         wf.NicSpeedForm, "wizard/step_nic_speed.html",
+         ("nic_speed", "nics_per_server", "distance", "vendor"),
+         frozenset({"speed"}), (), optional=("nics_per_server", "distance", "vendor")),
 )
 STEPS_BY_ID = {step.identifier: step for step in STEPS}
 RESULT = "result"
 # WizardSession.furthest_step counts 1..len(STEPS) for the questions, then the result.
 RESULT_INDEX = len(STEPS) + 1
 ANSWER_FIELDS = ("gpus", "gpus_per_server", "workload", "budget", "determinism",
-                 "throughput_limited", "nic_speed")
+                 "throughput_limited", "nic_speed", "nics_per_server", "distance", "vendor")
 
 
 def applicable_steps(answers: dict) -> list[Step]:

@@ -18,13 +18,12 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import push_url
 
-from selector.content.models import Switch
 from selector.content.queries import block, faq_entries
 from selector.core.attribution import visit_source
 from selector.core.explain import FIELD_LABELS, value_label
-from selector.core.results import compute_result
 from selector.core.siteurl import absolute
 from selector.domain import Answers, InvalidAnswers
+from selector.planner.services import fresh
 from selector.wizard import services
 from selector.wizard.forms import MAX_RAW_LENGTH
 from selector.wizard.models import WizardSession
@@ -306,7 +305,7 @@ def _what_if(request: HttpRequest, ws: WizardSession, answers: Answers) -> HttpR
     else:
         name = names[0]
         owner = next(s for s in STEPS if name in s.fields)
-        data = {k: _as_data(v) for k, v in answers.to_dict().items() if k in owner.fields}
+        data = {k: _as_data(v, k) for k, v in answers.to_dict().items() if k in owner.fields}
         data[name] = request.POST.get(name, "")
         kwargs = {"ask_throughput": True} if "throughput_limited" in owner.fields else {}
         form = owner.form_class(data, **kwargs)
@@ -336,8 +335,7 @@ def _result_page(request: HttpRequest, ws: WizardSession, *, push: str | None = 
     if answers is None:  # defensive: callers check first
         return HttpResponseRedirect(_step_url(first_incomplete(_answers(ws))))
     services.wizard_session_reach(ws=ws, index=RESULT_INDEX)
-    result_ = compute_result(answers, Switch.catalogue())
-    context = result_context(result_)
+    context = result_context(fresh(answers))
     steps = applicable_steps(_answers(ws))
     context.update({
         "shared": False,
@@ -355,7 +353,7 @@ def shared(request: HttpRequest, token: str) -> HttpResponse:
     answers = answers_from_token(token)
     if answers is None:
         return render(request, "wizard/share_invalid.html", status=404)
-    context = result_context(compute_result(answers, Switch.catalogue()))
+    context = result_context(fresh(answers))
     context.update({"shared": True, "share_token": token,
                     "share_url": absolute(request.path, request)})
     response = render(request, "wizard/result.html", context)

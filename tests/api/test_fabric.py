@@ -56,3 +56,21 @@ def test_it_refuses_bad_input(client, params, field):
 def test_odd_radix_message_is_specific(client):
     response = client.get("/api/fabric", {"gpus": 64, "radix": 63}, HTTP_ACCEPT_LANGUAGE="en")
     assert response.json()["errors"]["radix"] == ["The radix must be an even number of ports."]
+
+
+def test_with_a_fabric_it_plans_on_a_catalogue_switch(client, content):
+    body = client.get("/api/fabric", {"gpus": 1024, "fabric": "roce-v2-800g",
+                                      "nic_speed": 400}).json()
+    assert (body["leaf"], body["spine"], body["switches"]) == (16, 8, 24)
+    assert body["switch"]["model"] == "Spectrum-4 SN5600"
+    assert body["bom"] and body["power_w"] > 0 and body["cost"] is None
+    body = client.get("/api/fabric", {"gpus": 16, "fabric": "infiniband"}).json()
+    assert body["switches"] <= 2
+    response = client.get("/api/fabric", {"gpus": 1_000_000, "fabric": "infiniband"},
+                          HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 400 and "524,288" in response.json()["errors"]["gpus"][0]
+
+
+def test_a_fabric_and_a_radix_together_are_refused(client, content):
+    response = client.get("/api/fabric", {"gpus": 64, "fabric": "infiniband", "radix": 64})
+    assert response.status_code == 400 and "radix" in response.json()["errors"]

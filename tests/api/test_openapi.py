@@ -7,7 +7,15 @@ def test_it_describes_both_endpoints(client):
     assert params["gpus"]["schema"]["maximum"] == 1_000_000
     assert params["workload"]["schema"]["enum"] == ["training", "inference", "mixed"]
     fabric_params = {p["name"] for p in doc["paths"]["/api/fabric"]["get"]["parameters"]}
-    assert fabric_params == {"gpus", "gpus_per_server", "radix", "oversubscription"}
+    assert fabric_params == {"gpus", "gpus_per_server", "radix", "oversubscription", "fabric",
+                             "nic_speed", "nics_per_server", "vendor", "distance"}
+    assert {"nic_speed", "nics_per_server", "vendor", "distance"} <= set(params)
+    schemas = doc["components"]["schemas"]
+    for name in ("tiers", "planes", "leaf", "spine", "core", "switches", "gpu_link_gbps",
+                 "uplink_gbps", "switch", "bom", "power_w", "cost"):
+        assert name in schemas["FabricSize"]["properties"], name
+    assert set(schemas["Tuning"]["properties"]["ecn"]["properties"]) == {
+        "min_bytes", "max_bytes", "probability"}
     assert "400" in doc["paths"]["/api/fabric"]["get"]["responses"]
 
 

@@ -6,9 +6,8 @@ from django.apps import apps
 from django.contrib.auth.models import Group, User
 from django.core.management import call_command
 
-from selector.content.models import Switch
-from selector.core.results import compute_result
 from selector.domain import Answers, Budget, Determinism, Workload, decide
+from selector.planner.services import freeze, fresh
 from selector.leads.models import Lead, LeadEvent
 from selector.staff.permissions import SALES_GROUP
 from selector.staff.roles import ensure_roles
@@ -21,16 +20,13 @@ def _lead(name, company, status="new", gpus=512):
     answers = Answers(gpus=gpus, workload=Workload.TRAINING, budget=Budget.BALANCED,
                       determinism=Determinism.STANDARD)
     decision = decide(answers)
-    result = compute_result(answers, Switch.catalogue())
     lead = Lead.objects.create(
         report_number=f"NS-20261130-{name[:1].upper()}BR{len(name):03d}"[:24], name=name,
         company=company, phone="+8613800138000", email="buyer@example.cn", role="CTO",
         timeline="0-3m", language="zh-hans", answers=answers.to_dict(),
         recommendation=decision.recommendation.value, rule=decision.rule,
         engine_version=decision.engine_version, score="hot", status=status,
-        sizing={"recommended": result.recommended.to_dict(), "recommended_error": None,
-                "runner_up": result.runner_up.to_dict(), "runner_up_error": None,
-                "tuning": result.tuning.to_dict() if result.tuning else None},
+        sizing=freeze(fresh(answers)),
         consent_given_at="2026-11-30T10:00:00+08:00", consent_notice_version="2026-11-30")
     LeadEvent.objects.create(lead=lead, kind=LeadEvent.Kind.CREATED)
     return lead

@@ -102,7 +102,7 @@ answers_strategy = st.builds(
 
 
 def test_constants_and_enum_values():
-    assert ENGINE_VERSION == "2026.11.1"
+    assert ENGINE_VERSION == "2026.12.1"
     assert [w.value for w in Workload] == ["training", "inference", "mixed"]
     assert [b.value for b in Budget] == ["sensitive", "balanced", "performance"]
     assert [d.value for d in Determinism] == ["standard", "strict"]
@@ -275,10 +275,12 @@ def test_reasons_per_rule():
         Reason("small_cluster", {"servers": 5}), Reason("throughput_not_limited", {}),
     )
     assert decide(Answers(512, workload="inference")).reasons == (
-        Reason("inference", {}), Reason("eight_plus_servers", {"servers": 64}),
+        Reason("inference", {}), Reason("inference_multi_node", {}),
+        Reason("eight_plus_servers", {"servers": 64}),
     )
     assert decide(Answers(16, workload="inference", throughput_limited=True)).reasons == (
-        Reason("inference", {}), Reason("throughput_limited", {}),
+        Reason("inference", {}), Reason("inference_multi_node", {}),
+        Reason("throughput_limited", {}),
     )
     assert decide(Answers(512, budget="performance", throughput_limited=True)).reasons == (
         Reason("performance_budget", {}),
@@ -286,8 +288,12 @@ def test_reasons_per_rule():
         Reason("throughput_limited", {}),
     )
     assert decide(Answers(1024)).reasons == (
-        Reason("thousand_gpus", {"gpus": 1024}), Reason("eight_plus_servers", {"servers": 128}),
+        Reason("thousand_gpus", {"gpus": 1024, "scale": "thousand"}),
+        Reason("eight_plus_servers", {"servers": 128}),
     )
+    assert decide(Answers(20_000)).reasons[0].params == {"gpus": 20_000, "scale": "ten_thousand"}
+    assert decide(Answers(100_000)).reasons[0].params["scale"] == "hundred_thousand"
+    assert decide(Answers(99_999)).reasons[0].params["scale"] == "ten_thousand"
     assert decide(Answers(512, nic_speed=800)).reasons == (
         Reason("nic_800", {"nic_speed": 800}), Reason("eight_plus_servers", {"servers": 64}),
     )
@@ -579,11 +585,35 @@ def test_to_dict_and_from_dict():
     assert data == {
         "gpus": 1024, "gpus_per_server": 4, "workload": "mixed", "budget": "sensitive",
         "determinism": "strict", "throughput_limited": True, "nic_speed": 800,
+        "nics_per_server": None, "vendor": "any", "distance": "row",
     }
-    assert all(type(v) in (int, str, bool) for v in data.values())
+    assert all(type(v) in (int, str, bool, type(None)) for v in data.values())
     assert Answers.from_dict(json.loads(json.dumps(data))) == a
     assert Answers.from_dict({"gpus": 16}) == Answers(16)
+    # A first-release dict (no hardware answers) still reads, with the defaults.
+    old = {k: v for k, v in data.items() if k not in ("nics_per_server", "vendor", "distance")}
+    assert Answers.from_dict(old) == a
 
+
+def test_hardware_answers_shape_the_plan_not_the_rule():
+    base = Answers(1024)
+    assert (base.nic_gbps, base.rails, base.distance_m) == (400, 8, 50)
+    other = base.replace(nics_per_server=4, vendor="arista", distance="campus", nic_speed=400)
+    assert (other.rails, other.distance_m) == (4, 2000)
+    assert decide(other).rule == decide(base).rule
+    assert decide(other).what_if == decide(base).what_if
+
+
+@pytest.mark.parametrize(("field", "value", "code"), [
+    ("nics_per_server", 0, "out_of_range"), ("nics_per_server", 17, "out_of_range"),
+    ("nics_per_server", "4", "invalid"), ("nics_per_server", True, "invalid"),
+    ("vendor", "cisco", "invalid_choice"), ("vendor", None, "required"), ("vendor", 1, "invalid"),
+    ("distance", "moon", "invalid_choice"), ("distance", None, "required"),
+])
+def test_hardware_answers_are_validated(field, value, code):
+    with pytest.raises(InvalidAnswers) as exc:
+        Answers(64, **{field: value})
+    assert exc.value.errors == {field: [code]}
 
 def test_from_dict_errors():
     with pytest.raises(InvalidAnswers) as exc:

@@ -1,4 +1,6 @@
-"""RoCE v2 lossless tuning values (domain.md section 4)."""
+"""One lossless profile per switch family: one value per setting, the vendor's own, each
+with its source; a copyable snippet whose every line cites a document; warnings when the
+plan needs them."""
 
 from __future__ import annotations
 
@@ -10,135 +12,102 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from selector.domain import DEFAULT_CATALOGUE, Answers, TuningProfile, recommend
+from selector.domain.catalogue import internal_path
 from selector.domain.tuning import (
-    SOURCES,
-    Tuning,
+    FAMILIES,
     TuningError,
     bdp_bytes,
-    lossless_tuning,
-    pfc_headroom_bytes,
+    nic_xoff_bytes,
+    tuning_profile,
 )
+from selector.planner.words import REMARKS
 
 
-def test_400g_defaults():
-    t = lossless_tuning(400)
-    assert (t.speed_gbps, t.cable_m, t.mtu, t.rtt_us) == (400, 100, 4200, 20.0)
-    # Cumulus Linux lossless RoCE defaults
-    assert (t.pfc_priority, t.roce_dscp, t.cnp_dscp, t.cnp_priority) == (3, 26, 48, 6)
-    assert t.roce_udp_port == 4791
+def test_spectrum_profile_is_cumulus_lossless():
+    t = tuning_profile("nvidia-spectrum", 400, uplink_gbps=400, cable_m=50)
+    assert (t.pfc_priority, t.roce_dscp, t.cnp_dscp, t.cnp_priority, t.roce_udp_port) == (
+        3, 26, 48, 6, 4791)
+    # One ECN maximum: Cumulus's, in bytes (no BDP rule of thumb as a second value).
     assert (t.ecn_min_bytes, t.ecn_max_bytes, t.ecn_probability_pct) == (150_000, 1_500_000, 100)
-    # BDP = 20 us x 400 Gb/s = 1,000,000 bytes; ECN max rule of thumb 2-3 x BDP
-    assert t.bdp_bytes == 1_000_000
-    assert t.ecn_max_rule_of_thumb_bytes == (2_000_000, 3_000_000)
-    # mlx5: (301 + 2.16 * 100) * 400 + 2.72 * 4200 = 206,800 + 11,424
-    assert t.pfc_headroom_bytes == 218_224
-    assert t.pfc_watchdog is True and t.adaptive_routing is True
+    assert "ecn_max_rule_of_thumb_bytes" not in t.to_dict()
+    # Spectrum computes PFC headroom from the cable length: no byte value to set.
+    assert t.headroom == "switch" and t.headroom_bytes is None
+    assert any(line.text == "nv set qos pfc default-global cable-length 50" for line in t.config)
+    assert t.adaptive_routing is True
 
 
-def test_800g():
-    t = lossless_tuning(800)
-    assert t.bdp_bytes == 2_000_000
-    assert t.ecn_max_rule_of_thumb_bytes == (4_000_000, 6_000_000)
-    assert t.pfc_headroom_bytes == 425_024
+def test_adaptive_routing_is_off_on_800g_links():
+    t = tuning_profile("nvidia-spectrum", 400, uplink_gbps=800, cable_m=50)
+    assert not t.adaptive_routing and t.ar_condition == "ar_not_800g"
+    assert not any("adaptive-routing" in line.text for line in t.config)
+    t = tuning_profile("nvidia-spectrum", 400, uplink_gbps=400, spectrum_x_nic=False)
+    assert not t.adaptive_routing and t.ar_condition == "ar_needs_spectrum_x_nic"
 
 
-@pytest.mark.parametrize(
-    ("speed", "cable", "mtu", "expected"),
-    [
-        (100, 1, 1500, 34_396),  # (301 + 2.16) * 100 + 4080
-        (100, 1, 1501, 34_399),  # 34,398.72 rounded up
-        (200, 5, 9216, 87_428),  # (301 + 10.8) * 200 + 25,067.52 = 87,427.52, up
-        (800, 2000, 9216, 3_721_868),  # (301 + 4320) * 800 + 25,067.52, up
-    ],
-)
-def test_pfc_headroom_rounds_up(speed, cable, mtu, expected):
-    assert pfc_headroom_bytes(speed, cable, mtu) == expected
-    assert lossless_tuning(speed, cable, mtu).pfc_headroom_bytes == expected
+def test_sonic_profile_uses_its_own_values():
+    t = tuning_profile("sonic-broadcom", 800, uplink_gbps=800, cable_m=3,
+                       switch_key="arista-7060x6-64pe")
+    assert (t.roce_dscp, t.ecn_min_bytes, t.ecn_max_bytes, t.ecn_probability_pct) == (
+        3, 1_048_576, 2_097_152, 5)
+    assert (t.headroom, t.headroom_bytes, t.headroom_cable) == ("table", 724_662, "5m")
+    assert not t.warnings
+    assert any("config pfcwd start" in line.text for line in t.config)
 
 
-def test_bdp_exact_and_rounded_up():
-    assert bdp_bytes(400, 20.0) == 1_000_000
-    assert bdp_bytes(100, 0.1) == 1_250  # exact, no float noise
-    assert bdp_bytes(200, 0.3) == 7_500
-    assert bdp_bytes(100, 10.001) == 125_013  # 125,012.5 up
-    assert lossless_tuning(400, rtt_us=5).bdp_bytes == 250_000
-    assert lossless_tuning(400, rtt_us=5).rtt_us == 5.0
+def test_sonic_without_a_table_row_warns():
+    t = tuning_profile("sonic-broadcom", 400, uplink_gbps=800, cable_m=50,
+                       switch_key="arista-7060x6-64pe")
+    assert t.headroom_bytes is None
+    assert [w.key for w in t.warnings][:2] == ["no_headroom_row", "no_headroom_row"]
 
 
-@given(
-    st.sampled_from((100, 200, 400, 800)),
-    st.integers(1, 2000),
-    st.integers(1500, 9216),
-    st.integers(1, 10_000).map(lambda x: x / 10),
-)
-def test_formulas_property(speed, cable, mtu, rtt):
-    t = lossless_tuning(speed, cable, mtu, rtt)
+@pytest.mark.parametrize(("cable", "keys"), [
+    (3, []), (100, []), (500, ["long_link_headroom"]), (2000, ["long_link_lossy"])])
+def test_long_links_warn(cable, keys):
+    t = tuning_profile("nvidia-spectrum", 400, uplink_gbps=400, cable_m=cable)
+    assert [w.key for w in t.warnings] == keys
+
+
+def test_the_recommended_switch_picks_the_profile_and_the_cable():
+    rec = recommend(Answers(512, distance="campus"), DEFAULT_CATALOGUE)
+    assert rec.tuning.family == rec.recommended.plan.switch.family
+    assert rec.tuning.cable_m == 2000 and rec.tuning.warnings[-1].key == "long_link_lossy"
+    rec = recommend(Answers(512, budget="performance"), DEFAULT_CATALOGUE)
+    assert rec.tuning is None  # InfiniBand: no RoCE tuning
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_every_value_and_line_is_cited_and_every_remark_translated(family):
+    t = tuning_profile(family, 400, uplink_gbps=400, cable_m=50,
+                       switch_key="arista-7060x6-64pe")
+    for key in ("pfc_priority", "dscp", "udp_port", "ecn", "headroom", "watchdog",
+                "adaptive_routing"):
+        assert t.citations[key], key
+    for line in t.config:
+        assert line.citation and line.citation.source.title, line.text
+    for cits in t.citations.values():
+        for cit in cits:
+            assert cit.remark in REMARKS, cit.remark
+            assert not internal_path(cit.source.title) and not internal_path(cit.source.url)
+    for line in t.config:
+        assert line.citation.remark in REMARKS, line.citation.remark
+    assert TuningProfile.from_dict(json.loads(json.dumps(t.to_dict()))) == t
+
+
+def test_unknown_family_has_no_profile_and_bad_input_is_refused():
+    assert tuning_profile("nvidia-quantum", 400) is None
+    with pytest.raises(TuningError):
+        tuning_profile("nvidia-spectrum", 300)
+    with pytest.raises(TuningError):
+        tuning_profile("nvidia-spectrum", 400, cable_m=0)
+    with pytest.raises(TuningError):
+        tuning_profile("nvidia-spectrum", 400, cable_m=True)
+
+
+@given(st.sampled_from((100, 200, 400, 800)), st.integers(1, 2000), st.integers(1500, 9216),
+       st.integers(1, 10_000).map(lambda x: x / 10))
+def test_nic_side_formulas(speed, cable, mtu, rtt):
     exact = (301 + Fraction(216, 100) * cable) * speed + Fraction(272, 100) * mtu
-    assert t.pfc_headroom_bytes == math.ceil(exact)
-    bdp = Fraction(str(rtt)) * speed * 125
-    assert t.bdp_bytes == math.ceil(bdp)
-    assert t.ecn_max_rule_of_thumb_bytes == (2 * t.bdp_bytes, 3 * t.bdp_bytes)
-    assert lossless_tuning(speed, min(cable + 1, 2000), mtu, rtt).pfc_headroom_bytes >= (
-        t.pfc_headroom_bytes
-    )
-
-
-@pytest.mark.parametrize(
-    ("kwargs", "field", "code"),
-    [
-        ({"speed_gbps": 300}, "speed_gbps", "invalid_choice"),
-        ({"speed_gbps": 25}, "speed_gbps", "invalid_choice"),
-        ({"speed_gbps": 400.0}, "speed_gbps", "invalid"),
-        ({"speed_gbps": True}, "speed_gbps", "invalid"),
-        ({"speed_gbps": "400"}, "speed_gbps", "invalid"),
-        ({"cable_m": 0}, "cable_m", "out_of_range"),
-        ({"cable_m": 2001}, "cable_m", "out_of_range"),
-        ({"cable_m": 1.5}, "cable_m", "invalid"),
-        ({"mtu": 1499}, "mtu", "out_of_range"),
-        ({"mtu": 9217}, "mtu", "out_of_range"),
-        ({"mtu": None}, "mtu", "invalid"),
-        ({"rtt_us": 0}, "rtt_us", "out_of_range"),
-        ({"rtt_us": -1.0}, "rtt_us", "out_of_range"),
-        ({"rtt_us": 1000.5}, "rtt_us", "out_of_range"),
-        ({"rtt_us": float("nan")}, "rtt_us", "out_of_range"),
-        ({"rtt_us": float("inf")}, "rtt_us", "out_of_range"),
-        ({"rtt_us": "20"}, "rtt_us", "invalid"),
-        ({"rtt_us": True}, "rtt_us", "invalid"),
-    ],
-)
-def test_validation(kwargs, field, code):
-    args = {"speed_gbps": 400, **kwargs}
-    with pytest.raises(TuningError) as exc:
-        lossless_tuning(**args)
-    assert isinstance(exc.value, ValueError)
-    assert (exc.value.field, exc.value.code) == (field, code)
-
-
-@pytest.mark.parametrize("args", [(100, 1, 1500), (800, 2000, 9216)])
-def test_limits_accepted(args):
-    assert lossless_tuning(*args).speed_gbps == args[0]
-
-
-def test_every_value_has_a_source():
-    t = lossless_tuning(400)
-    sourced = {
-        "pfc_priority", "roce_dscp", "cnp_dscp", "cnp_priority", "roce_udp_port",
-        "ecn_min_bytes", "ecn_max_bytes", "ecn_probability_pct", "rtt_us", "bdp_bytes",
-        "ecn_max_rule_of_thumb_bytes", "pfc_headroom_bytes", "pfc_watchdog", "adaptive_routing",
-    }
-    assert set(t.sources) == sourced == set(SOURCES)
-    assert all(isinstance(v, str) and len(v) > 20 for v in t.sources.values())
-    assert "port_buffer.c" in t.sources["pfc_headroom_bytes"]
-    assert "Cumulus" in t.sources["ecn_min_bytes"]
-    assert "SIGCOMM 2016" in t.sources["pfc_watchdog"]
-    assert t.sources is not SOURCES
-
-
-def test_to_dict_is_json_safe():
-    t = lossless_tuning(800, 30, 9000, 12.5)
-    data = t.to_dict()
-    assert json.loads(json.dumps(data)) == data
-    assert data["ecn_max_rule_of_thumb_bytes"] == list(t.ecn_max_rule_of_thumb_bytes)
-    assert data["pfc_headroom_bytes"] == t.pfc_headroom_bytes
-    assert data["sources"] == SOURCES
-    assert isinstance(t, Tuning)
+    assert nic_xoff_bytes(speed, cable, mtu) == math.ceil(exact)
+    assert bdp_bytes(speed, rtt) == math.ceil(Fraction(str(rtt)) * speed * 125)

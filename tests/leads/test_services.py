@@ -31,8 +31,14 @@ def test_it_creates_one_lead_with_its_snapshot(ws, content):
     lead, created = _create(ws)
     assert created
     assert lead.wizard_session == ws and ws.lead == lead
-    assert lead.sizing["recommended"]["switch"]["model"]
-    assert "tuning" in lead.sizing
+    # The frozen recommendation: versioned, and read back as the same object.
+    from selector.domain import Recommendation
+    assert lead.sizing["snapshot_version"] == 1
+    rec = Recommendation.from_dict(lead.sizing)
+    assert rec.answers.to_dict() == lead.answers
+    assert rec.decision.rule == lead.rule and rec.engine_version == lead.engine_version
+    assert rec.catalogue_version and rec.recommended.plan is not None
+    assert rec.recommended.plan.switch.model in {"Spectrum-4 SN5600", "7060X6-64PE"}
     assert lead.landing_url == "/?utm_source=baidu" and lead.utm_campaign == "roce-2026"
     assert lead.consent_user_agent == "UA"
     assert lead.events.get().kind == LeadEvent.Kind.CREATED

@@ -9,9 +9,8 @@ from django.utils import translation
 from pypdf import PdfReader
 
 from selector.content import queries
-from selector.content.models import Switch
 from selector.core import explain
-from selector.core.results import compute_result
+from selector.planner.services import fresh
 from selector.reports.render import (
     JSONLD_NAME,
     _safe_json,
@@ -35,7 +34,7 @@ def test_it_prints_the_whole_answer(content, language):
     rendered = render_pdf_document(data)
     text = squash(pdf_text(rendered.content))
     with translation.override(language):
-        result = compute_result(data.answers, Switch.catalogue())
+        result = fresh(data.answers)
         company = queries.company()
         expected = [
             data.customer_name, data.customer_company, data.report_number, company.name,
@@ -46,8 +45,7 @@ def test_it_prints_the_whole_answer(content, language):
         for row in queries.comparison_rows():
             expected += [row.dimension, row.roce, row.infiniband]
         for option in (result.recommended, result.runner_up):
-            size = option.plan.size
-            expected += [option.plan.switch.model, f"{size.switches}×{option.plan.switch.model}"]
+            expected += [option.plan.switch.model, f"{option.plan.switches:,}"]
         questions = [squash(f.question) for f in queries.faq_entries()]
     for value in expected:
         assert squash(value) in text, value
@@ -59,14 +57,15 @@ def test_it_prints_the_whole_answer(content, language):
 def test_it_prints_the_switch_counts_of_both_fabrics(content):
     data = sample_report("en", "roce")
     text = pdf_text(render_pdf_document(data).content)
-    result = compute_result(data.answers, Switch.catalogue())
-    rec, run = result.recommended.plan.size, result.runner_up.plan.size
+    result = fresh(data.answers)
+    rec, run = result.recommended.plan, result.runner_up.plan
     lines = {line.strip() for line in text.splitlines()}
-    assert f"Leaf switches {rec.leaf} {run.leaf}" in lines
-    assert f"Spine switches {rec.spine} {run.spine}" in lines
-    assert f"Links leaf to spine {rec.links['leaf_spine']} {run.links['leaf_spine']}" in lines
-    assert any(line.startswith("Transceiver ends") for line in lines)
-    assert str(rec.transceiver_ends) in text
+    assert f"Leaf switches {rec.leaf:,} {run.leaf:,}" in lines
+    assert f"Spine switches {rec.spine:,} {run.spine:,}" in lines
+    assert f"Optical modules {rec.modules:,} {run.modules:,}" in lines
+    assert f"Cables and fibres {rec.cables:,} {run.cables:,}" in lines
+    for line in rec.bom:
+        assert line.model in text
 
 
 def test_it_prints_the_cover_brand_and_running_header(content):
@@ -84,8 +83,7 @@ def test_it_sets_the_pdf_metadata(content, language):
     meta = reader.metadata
     with translation.override(language):
         company_name = queries.company().name
-        label = explain.fabric_label(compute_result(data.answers, Switch.catalogue())
-                                     .decision.recommendation)
+        label = explain.fabric_label(fresh(data.answers).decision.recommendation)
     assert data.report_number in meta.title
     assert meta.author == company_name
     assert label in meta.subject
@@ -108,6 +106,13 @@ def test_it_embeds_the_jsonld_report(content, language):
     with translation.override(language):
         assert doc["publisher"]["name"] == queries.company().name
     assert doc["about"]["name"]
+    # The answers, the plan's totals and the tuning values as PropertyValues.
+    props = {p["propertyID"]: p for p in doc["additionalProperty"]}
+    plan = fresh(data.answers).recommended.plan
+    assert props["answer.gpus"]["value"] == f"{data.answers.gpus:,}"
+    assert props["recommended.switches"]["value"] == plan.switches
+    assert props["recommended.power_w"]["unitText"] == "W"
+    assert "tuning.ecn" in props
     # No personal data in machine-readable metadata.
     assert data.customer_name not in json.dumps(doc, ensure_ascii=False)
 
@@ -130,13 +135,13 @@ def test_other_recommendations_render(content, kind):
     rendered = render_pdf_document(data)
     text = squash(pdf_text(rendered.content))
     with translation.override("en"):
-        result = compute_result(data.answers, Switch.catalogue())
+        result = fresh(data.answers)
         label = explain.fabric_label(result.decision.recommendation)
     assert squash(label) in text
     assert ("Losslesstuningchecklist" in text) == result.is_roce
     if kind == "large":
-        assert result.recommended.plan.size.tiers == 3
-        assert squash(f"{result.recommended.plan.size.switches} ×") in text
+        assert result.recommended.plan.tiers == 2
+        assert squash(f"{result.recommended.plan.switches:,}") in text
 
 
 def test_safe_json_cannot_close_the_script_element():
@@ -146,21 +151,9 @@ def test_safe_json_cannot_close_the_script_element():
 
 
 def test_every_checklist_remark_is_translated(content):
-    """The Chinese report prints each value's remark in Chinese; only the citations (the
-    published documents' own titles) stay as written."""
-    from selector.domain.tuning import SOURCES
-    from selector.reports.render import _split_top_level
-
-    remarks = set()
-    for text in SOURCES.values():
-        parts = _split_top_level(text)
-        citation = max(parts, key=len)
-        remarks.update(p for p in parts if p is not citation)
-    assert remarks == set(explain.TUNING_REMARKS)
-    with translation.override("zh-hans"):
-        for remark in remarks:
-            assert explain.tuning_remark(remark) != remark, remark
+    """The Chinese report prints each value's remark in Chinese; only the documents' own
+    titles (with our Chinese description) stay as published."""
     data = sample_report("zh-hans", "roce")
     text = squash(pdf_text(render_pdf_document(data).content))
-    assert squash("PFC 看门狗可打破 PFC 死锁与暂停风暴") in text
-    assert "breaksPFCdeadlocks" not in text
+    assert squash("交换机根据线缆长度自行计算 PFC Headroom") in text
+    assert "computesthePFCheadroom" not in text

@@ -34,8 +34,10 @@ REFUSED = ["a\x00b", "x" * 10_000]
 
 API_FIELDS = {
     "/api/recommend": ["gpus", "gpus_per_server", "workload", "budget", "determinism",
-                       "throughput_limited", "nic_speed", "cable_m"],
-    "/api/fabric": ["gpus", "gpus_per_server", "radix", "oversubscription"],
+                       "throughput_limited", "nic_speed", "cable_m", "nics_per_server",
+                       "vendor", "distance"],
+    "/api/fabric": ["gpus", "gpus_per_server", "radix", "oversubscription", "fabric",
+                    "nic_speed", "nics_per_server", "vendor", "distance"],
 }
 BASE_QUERY = {"gpus": "64", "workload": "training", "budget": "balanced",
               "determinism": "standard"}

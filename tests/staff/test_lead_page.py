@@ -15,25 +15,21 @@ def detail(lead):
 
 
 def test_it_shows_everything_about_the_lead(client, sales, content):
-    from selector.content.models import Switch
-    from selector.core.results import compute_result
     from selector.domain import Answers
+    from selector.planner.services import freeze, fresh
 
-    answers = Answers.from_dict(make_lead().answers)
-    result = compute_result(answers, Switch.catalogue())
-    lead = make_lead(sizing={"recommended": result.recommended.to_dict(),
-                             "runner_up": result.runner_up.to_dict(),
-                             "tuning": result.tuning.to_dict() if result.tuning else None},
-                     message="<script>alert(1)</script>", utm_source="baidu",
-                     consent_user_agent="Mozilla/5.0 test")
+    rec = fresh(Answers.from_dict(make_lead().answers))
+    lead = make_lead(sizing=freeze(rec), message="<script>alert(1)</script>",
+                     utm_source="baidu", consent_user_agent="Mozilla/5.0 test")
     response = login(client, sales).get(detail(lead))
     body = response.content.decode()
     assert response.status_code == 200
+    plan = rec.recommended.plan
     for text in (lead.name, lead.company, lead.phone, lead.email, lead.report_number,
-                 "Mozilla/5.0 test", "baidu", "2026-11-30",
-                 str(result.recommended.plan.size.switches),
-                 result.recommended.plan.switch.model):
+                 "Mozilla/5.0 test", "baidu", "2026-11-30", f"{plan.switches:,}",
+                 f"{plan.modules:,}", plan.switch.model, "nv set qos roce mode lossless"):
         assert text in body
+    assert "<svg" in body  # the fabric diagram
     assert "<script>alert(1)</script>" not in body
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in body
     assert "GPU 总数" in body or "Total GPUs" in body  # answer labels from explain.py

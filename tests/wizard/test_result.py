@@ -41,14 +41,23 @@ def test_it_marks_the_recommended_column(result_of):
 
 def test_it_shows_both_fabrics_from_the_domain_core(result_of):
     _, r, html = result_of({**ROCE, "gpus": 16384})
-    result = r.context["result"]
-    rec, run = result.recommended.plan, result.runner_up.plan
-    assert rec.size.tiers == 3
-    for value in (rec.size.leaf, rec.size.spine, rec.size.core, rec.size.switches,
-                  rec.size.transceiver_ends, run.size.switches, rec.size.links["leaf_spine"]):
+    rec = r.context["rec"]
+    mine, run = rec.recommended.plan, rec.runner_up.plan
+    assert mine.tiers in (2, 3)
+    for value in (mine.leaf, mine.spine, mine.core, mine.switches, mine.modules, mine.cables,
+                  run.switches):
         assert f"{value:,}" in html
-    assert rec.switch.model in html and run.switch.model in html
-    assert "<svg" in html and "Core ×" in html
+    assert mine.switch.model in html and run.switch.model in html
+    assert "<svg" in html
+
+
+def test_it_shows_a_three_tier_fabric_with_its_core(result_of):
+    _, r, html = result_of({**ROCE, "gpus": 100_000})
+    mine = r.context["rec"].recommended.plan
+    assert mine.tiers == 3 and mine.core > 0
+    assert f"Core ×{mine.largest_plane.core:,}" in html
+    assert "hundred-thousand-GPU-scale" in html
+    assert "—" not in r.context["vm"].table_rows[4].values[0]
 
 
 def test_the_standard_network_needs_no_back_end_fabric(result_of):
@@ -60,11 +69,16 @@ def test_the_standard_network_needs_no_back_end_fabric(result_of):
 
 def test_the_tuning_card_shows_roce_values_with_sources(result_of):
     _, r, html = result_of({**ROCE, "gpus": 1024})
-    tuning = r.context["result"].tuning
-    assert tuning.speed_gbps == 800
-    assert f"{tuning.pfc_headroom_bytes:,} bytes" in html
-    assert "DSCP 26 to priority 3" in html
-    assert "port_buffer.c" in html and "SIGCOMM 2016" in html
+    tuning = r.context["rec"].tuning
+    assert tuning.speed_gbps == 400  # the GPU links, not the 800G core
+    assert tuning.family == "nvidia-spectrum"
+    assert "min 150,000 bytes, max 1,500,000 bytes" in html
+    assert "RoCE DSCP 26 → priority 3" in html
+    assert "nv set qos roce mode lossless" in html
+    assert "nv set qos pfc default-global cable-length 50" in html
+    assert "Cumulus Linux 5.18 User Guide" in html and "SIGCOMM 2016" in html
+    # One ECN maximum: no rule-of-thumb second value.
+    assert html.count("1,500,000 bytes") >= 1 and "2-3 x BDP" not in html
     _, r, html = result_of({**ROCE, "budget": "performance"})
     assert "Lossless tuning" not in html
 
@@ -117,7 +131,8 @@ def test_the_share_token_carries_only_the_answers(result_of):
     from django.core import signing
     _, r, _ = result_of(ROCE)
     token = r.context["share_url"].rstrip("/").rsplit("/", 1)[1]
-    assert signing.loads(token, salt=SALT) == {**ROCE}
+    assert signing.loads(token, salt=SALT) == {
+        **ROCE, "nics_per_server": None, "vendor": "any", "distance": "row"}
     assert answers_from_token(token).gpus == 64
 
 

@@ -1,11 +1,10 @@
-"""Filters for the result includes (fabric table, diagram, tuning card), so the PDF can
-include them as they are."""
+"""Filters for the result includes (fabric table, tuning card), so the PDF can include them
+as they are."""
 
 from __future__ import annotations
 
 from django import template
 
-from selector.core.diagram import fabric_svg as _fabric_svg
 from selector.core.explain import FABRIC_SHORT, fabric_label
 
 register = template.Library()
@@ -29,13 +28,3 @@ def num(value) -> str:
     except (TypeError, ValueError):
         return ""
 
-
-@register.filter
-def fabric_options(result) -> tuple:
-    """The recommended and the runner-up FabricOption, in that order."""
-    return (result.recommended, result.runner_up)
-
-
-@register.simple_tag
-def fabric_svg(option, id_prefix: str = "fabric"):
-    return _fabric_svg(option, id_prefix)

@@ -1,0 +1,454 @@
+"""A fabric plan an architect can sign: the switch picked from the catalogue, the planes,
+the tiers and their counts at the NIC speed, the bill of materials, power and cost.
+
+Pure Python, no Django. How the plan follows the hardware the customer named:
+
+* GPU links run at the NIC speed through the switch's documented breakout (one 800G OSFP
+  port = 2 x 400G); uplinks run at the fabric's speed: 800G native for "RoCE v2 800G"
+  (rule R6's 800G core), 400G for "RoCE v2 400G", the native NDR/XDR speed on InfiniBand.
+* An 800G NIC on Ethernet is two planes: NVIDIA's ConnectX-8 "supports 800Gb/s or XDR IB or
+  2 x 400GbE link speeds. Note: 800GbE link speed is not supported on a single port"
+  (ConnectX-8 firmware release notes), and NVIDIA's DGX B300 SuperPOD gives "each GPU
+  2x 400GbE connectivity through two different planes". Each GPU still gets 800G.
+* Small clusters: when a plane fits one switch it is one switch; a cluster that would be
+  a single switch gets a redundant pair instead (the rails split over two switches, so a
+  switch failure halves the bandwidth but leaves every server connected; cross-rail
+  traffic crosses the servers' own NVLink). Several rails share a leaf when it has the
+  ports. Every leaf/spine plan has at least two spines and two uplinks per leaf.
+* Huge clusters: rails split over more planes until every plane fits three tiers; beyond
+  one rail per plane the size is too large and ``FabricTooLarge`` names the largest.
+
+The switch for ``vendor="any"`` is the catalogue switch that builds the plan with the
+fewest switches, then the lowest known power, then the catalogue priority (admin), then
+its key. A vendor preference restricts Ethernet to that vendor's switches when one of them
+fits (InfiniBand switches come from NVIDIA only).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .bom import BomLine, Prices, Cost, bill_of_materials, cost_of
+from .catalogue import VENDOR_ANY, Catalogue, SwitchSpec
+from .decision import Answers, Fabric, select_rule
+from .sizing import FabricSize, FabricTooLarge, SizingError, leaf_shape, size_plane
+
+__all__ = [
+    "FABRIC_TECHNOLOGY",
+    "Note",
+    "FabricPlan",
+    "nic_ports",
+    "uplink_speed",
+    "rail_ports",
+    "plan_fabric",
+    "recommend_fabric",
+    "candidate_switches",
+]
+
+FABRIC_TECHNOLOGY: dict[Fabric, str] = {
+    Fabric.ROCE_400: "ethernet",
+    Fabric.ROCE_800: "ethernet",
+    Fabric.INFINIBAND: "infiniband",
+}
+
+
+def nic_ports(technology: str, nic_gbps: int) -> tuple[int, int]:
+    """``(ports per NIC, port speed)``: an 800G NIC on Ethernet is 2 x 400GbE (ConnectX-8),
+    every other NIC one port at its speed."""
+    if technology == "ethernet" and nic_gbps == 800:
+        return 2, 400
+    return 1, nic_gbps
+
+
+def uplink_speed(fabric: Fabric, nic_gbps: int) -> int:
+    """Uplink speed: RoCE 800G runs an 800G core (R6), RoCE 400G a 400G fabric, InfiniBand
+    XDR (800G) with 800G NICs, else NDR (400G)."""
+    if fabric == Fabric.ROCE_800:
+        return 800
+    if fabric == Fabric.INFINIBAND and nic_gbps == 800:
+        return 800
+    return 400
+
+
+@dataclass(frozen=True)
+class Note:
+    """A fact about the plan the pages put into words (``key`` with its ``params``)."""
+
+    key: str
+    params: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"key": self.key, "params": dict(self.params)}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Note:
+        return cls(str(data["key"]), dict(data.get("params") or {}))
+
+
+def rail_ports(answers: Answers) -> list[int]:
+    """NIC ports on each rail: one per server, one rail per NIC. A partly populated last
+    server carries ``ceil(its GPUs x NICs per server / GPUs per server)`` NICs."""
+    servers = answers.servers
+    gps = answers.gpus_per_server
+    rails = answers.rails
+    last_gpus = answers.gpus - (servers - 1) * gps
+    last_nics = -(-last_gpus * rails // gps)
+    return [servers if i < last_nics else servers - 1 for i in range(rails)]
+
+
+def _split(values: list[int], parts: int) -> list[list[int]]:
+    q, rem = divmod(len(values), parts)
+    out, start = [], 0
+    for i in range(parts):
+        size = q + (1 if i < rem else 0)
+        out.append(values[start:start + size])
+        start += size
+    return [chunk for chunk in out if chunk]
+
+
+@dataclass(frozen=True)
+class FabricPlan:
+    """One fabric for the cluster. ``planes`` groups identical planes as ``(count, size)``.
+    ``gpu_link_gbps`` is each GPU's NIC speed; ``port_gbps`` the speed of its switch ports
+    (400 for a ConnectX-8 on Ethernet: two ports, one per plane); ``uplink_gbps`` the
+    leaf-spine-core speed."""
+
+    fabric: Fabric
+    switch: SwitchSpec
+    planes: tuple[tuple[int, FabricSize], ...]
+    gpu_link_gbps: int
+    port_gbps: int
+    ports_per_nic: int
+    uplink_gbps: int
+    rails: int
+    gpus: int
+    servers: int
+    gpus_per_server: int
+    distance: str
+    reach_m: int
+    notes: tuple[Note, ...] = ()
+    bom: tuple[BomLine, ...] = ()
+    cost: Cost | None = None
+
+    # --- totals ---------------------------------------------------------------------------
+    def _sum(self, name: str) -> int:
+        return sum(count * getattr(size, name) for count, size in self.planes)
+
+    @property
+    def plane_count(self) -> int:
+        return sum(count for count, _ in self.planes)
+
+    @property
+    def tiers(self) -> int:
+        return max(size.tiers for _, size in self.planes)
+
+    @property
+    def leaf(self) -> int:
+        return self._sum("leaf")
+
+    @property
+    def spine(self) -> int:
+        return self._sum("spine")
+
+    @property
+    def core(self) -> int:
+        return self._sum("core")
+
+    @property
+    def switches(self) -> int:
+        return self._sum("switches")
+
+    @property
+    def links(self) -> dict[str, int]:
+        return {key: sum(count * size.links[key] for count, size in self.planes)
+                for key in ("gpu_leaf", "leaf_spine", "spine_core")}
+
+    @property
+    def transceiver_ends(self) -> int:
+        return 2 * sum(self.links.values())
+
+    @property
+    def design(self) -> str:
+        """``single-switch``, ``switch-per-plane``, ``two-tier`` or ``three-tier``."""
+        tiers = self.tiers
+        if tiers == 1:
+            return "single-switch" if self.plane_count == 1 else "switch-per-plane"
+        return "two-tier" if tiers == 2 else "three-tier"
+
+    @property
+    def largest_plane(self) -> FabricSize:
+        return max((size for _, size in self.planes), key=lambda s: (s.switches, s.gpus))
+
+    @property
+    def speed_gbps(self) -> int:  # first-release name: the fabric's switch port speed
+        return self.uplink_gbps
+
+    @property
+    def size(self) -> FabricSize:
+        """The whole fabric as one FabricSize (totals; per-leaf shape of the largest plane)."""
+        plane = self.largest_plane
+        links = self.links
+        groups: dict[tuple[int, int], int] = {}
+        for count, size in self.planes:
+            for n, down, up in size.leaf_groups:
+                groups[(down, up)] = groups.get((down, up), 0) + count * n
+        return FabricSize(
+            tiers=self.tiers, leaf=self.leaf, spine=self.spine, core=self.core,
+            switches=self.switches, links=links, transceiver_ends=self.transceiver_ends,
+            radix=plane.radix, oversubscription=plane.oversubscription,
+            leaf_down=plane.leaf_down, leaf_up=plane.leaf_up, servers=self.servers,
+            rails=self.rails, gpus=self.gpus, gpus_per_server=self.gpus_per_server,
+            leaf_groups=tuple((n, down, up) for (down, up), n in
+                              sorted(groups.items(), reverse=True)),
+            gpu_gbps=self.port_gbps, uplink_gbps=self.uplink_gbps,
+        )
+
+    @property
+    def modules(self) -> int:
+        return sum(line.count for line in self.bom if line.kind == "module")
+
+    @property
+    def cables(self) -> int:
+        return sum(line.count for line in self.bom if line.kind == "cable")
+
+    @property
+    def power_w(self) -> int:
+        """Sum of the power of every line whose part publishes it (see ``power_complete``)."""
+        return round(sum(line.power_total for line in self.bom))
+
+    @property
+    def power_complete(self) -> bool:
+        """False when a switch or part of the plan has no published power figure, or a
+        link has no catalogue part: ``power_w`` is then a lower bound."""
+        return all(line.power_w is not None for line in self.bom) and not any(
+            note.key == "no_part" for note in self.notes)
+
+    def has_note(self, key: str) -> bool:
+        return any(note.key == key for note in self.notes)
+
+    # --- serialisation --------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "fabric": self.fabric.value,
+            "switch": self.switch.to_dict(),
+            "planes": [{"count": count, "size": size.to_dict()} for count, size in self.planes],
+            "gpu_link_gbps": self.gpu_link_gbps,
+            "port_gbps": self.port_gbps,
+            "ports_per_nic": self.ports_per_nic,
+            "uplink_gbps": self.uplink_gbps,
+            "rails": self.rails,
+            "gpus": self.gpus,
+            "servers": self.servers,
+            "gpus_per_server": self.gpus_per_server,
+            "distance": self.distance,
+            "reach_m": self.reach_m,
+            "notes": [note.to_dict() for note in self.notes],
+            "bom": [line.to_dict() for line in self.bom],
+            "cost": self.cost.to_dict() if self.cost else None,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> FabricPlan:
+        return cls(
+            fabric=Fabric(data["fabric"]),
+            switch=SwitchSpec.from_dict(data["switch"]),
+            planes=tuple((int(p["count"]), FabricSize.from_dict(p["size"]))
+                         for p in data["planes"]),
+            gpu_link_gbps=int(data["gpu_link_gbps"]), port_gbps=int(data["port_gbps"]),
+            ports_per_nic=int(data["ports_per_nic"]), uplink_gbps=int(data["uplink_gbps"]),
+            rails=int(data["rails"]), gpus=int(data["gpus"]), servers=int(data["servers"]),
+            gpus_per_server=int(data["gpus_per_server"]), distance=str(data["distance"]),
+            reach_m=int(data["reach_m"]),
+            notes=tuple(Note.from_dict(n) for n in data.get("notes", ())),
+            bom=tuple(BomLine.from_dict(line) for line in data.get("bom", ())),
+            cost=Cost.from_dict(data["cost"]) if data.get("cost") else None,
+        )
+
+
+def candidate_switches(
+    catalogue: Sequence[SwitchSpec], technology: str, port_gbps: int, uplink_gbps: int
+) -> list[SwitchSpec]:
+    """Switches of ``technology`` with ports at the GPU link speed and the uplink speed."""
+    return [s for s in catalogue if s.technology == technology and s.supports(port_gbps)
+            and s.supports(uplink_gbps) and uplink_gbps >= port_gbps]
+
+
+def _planes(switch: SwitchSpec, ports: list[int], ports_per_nic: int, port_gbps: int,
+            uplink_gbps: int, gpus_per_server: int
+            ) -> tuple[list[FabricSize], list[Note]]:
+    """Size the planes on ``switch``: the fewest rail splits that fit three tiers."""
+    shape = leaf_shape(switch.ports, switch.port_speed_gbps, port_gbps, uplink_gbps)
+    rails = [p for p in ports if p > 0]
+    for split in range(1, len(rails) + 1):
+        try:
+            sizes = [size_plane(chunk, shape, gpus_per_server=gpus_per_server)
+                     for chunk in _split(rails, split)]
+        except FabricTooLarge:
+            continue
+        notes: list[Note] = []
+        if split == 1 and ports_per_nic == 1 and sizes[0].tiers == 1:
+            if len(rails) >= 2:
+                halves = _split(rails, 2)
+                sizes = [size_plane(chunk, shape, gpus_per_server=gpus_per_server)
+                         for chunk in halves]
+                notes.append(Note("redundant_pair", {"rails_a": len(halves[0]),
+                                                     "rails_b": len(halves[1])}))
+            else:
+                notes.append(Note("single_switch_one_rail", {}))
+        elif split > 1:
+            notes.append(Note("planes_for_scale", {"planes": split * ports_per_nic,
+                                                   "rails_per_plane": -(-len(rails) // split)}))
+        return sizes * ports_per_nic, notes
+    k, down = shape.radix, shape.leaf_down
+    servers_max = (k * k // 2) * down
+    raise FabricTooLarge(sum(ports), servers_max * gpus_per_server, gpus_per_server, k, 1)
+
+
+def _size_notes(sizes: list[FabricSize]) -> list[Note]:
+    notes: list[Note] = []
+    for size in sizes[:1] if len({s.to_dict().__repr__() for s in sizes}) == 1 else sizes:
+        if size.tiers == 2:
+            for count, down, up in size.leaf_groups:
+                if up < size.spine:
+                    notes.append(Note("partial_leaf_ecmp", {"leaves": count, "uplinks": up,
+                                                            "spines": size.spine}))
+                    break
+        if size.tiers >= 2:
+            shared = [down for _, down, _ in size.leaf_groups if down > size.servers]
+            if shared:
+                notes.append(Note("rails_share_leaf", {"rails": max(shared) // size.servers}))
+    seen, out = set(), []
+    for note in notes:
+        key = (note.key, tuple(sorted(note.params.items())))
+        if key not in seen:
+            seen.add(key)
+            out.append(note)
+    return out
+
+
+def _group(sizes: list[FabricSize]) -> tuple[tuple[int, FabricSize], ...]:
+    groups: list[list] = []
+    for size in sizes:
+        for group in groups:
+            if group[1] == size:
+                group[0] += 1
+                break
+        else:
+            groups.append([1, size])
+    return tuple((count, size) for count, size in groups)
+
+
+def _sized(switch: SwitchSpec, fabric: Fabric, ports: list[int], ports_per_nic: int,
+           port_gbps: int, nic: int, gps: int) -> tuple[int, list[FabricSize], list[Note]]:
+    """Sizes at the fabric's uplink speed. An 800G core (R6) runs its 800G ports as 800G
+    links, unless splitting them 2 x 400G saves a tier (a 64 x 800G spine then has 128
+    ports): NVIDIA's DGX B300 SuperPOD connects 16 SUs in two tiers that way."""
+    uplink = uplink_speed(fabric, nic)
+    sizes, notes = _planes(switch, ports, ports_per_nic, port_gbps, uplink, gps)
+    if fabric == Fabric.ROCE_800 and port_gbps <= 400 and switch.supports(400):
+        try:
+            split, split_notes = _planes(switch, ports, ports_per_nic, port_gbps, 400, gps)
+        except FabricTooLarge:
+            return uplink, sizes, notes
+
+        def cost(group: list[FabricSize]) -> tuple[int, int, int]:
+            return (max(s.tiers for s in group), len(group), sum(s.switches for s in group))
+
+        if cost(split) < cost(sizes):
+            return 400, split, [*split_notes, Note("core_ports_split", {"native": uplink})]
+    return uplink, sizes, notes
+
+
+def _build(fabric: Fabric, switch: SwitchSpec, answers: Answers, catalogue: Catalogue,
+           prices: Prices | None, extra_notes: list[Note]) -> FabricPlan:
+    technology = FABRIC_TECHNOLOGY[fabric]
+    nic = answers.nic_gbps
+    ports_per_nic, port_gbps = nic_ports(technology, nic)
+    ports = rail_ports(answers)
+    uplink, sizes, notes = _sized(switch, fabric, ports, ports_per_nic, port_gbps, nic,
+                                  answers.gpus_per_server)
+    if ports_per_nic == 2:
+        notes.insert(0, Note("two_planes_per_nic", {"nic_gbps": nic, "port_gbps": port_gbps}))
+    notes.extend(_size_notes(sizes))
+    notes.extend(extra_notes)
+    plan = FabricPlan(
+        fabric=fabric, switch=switch, planes=_group(sizes), gpu_link_gbps=nic,
+        port_gbps=port_gbps, ports_per_nic=ports_per_nic, uplink_gbps=uplink,
+        rails=answers.rails, gpus=answers.gpus, servers=answers.servers,
+        gpus_per_server=answers.gpus_per_server, distance=answers.distance,
+        reach_m=answers.distance_m, notes=tuple(notes),
+    )
+    lines, missing = bill_of_materials(plan, catalogue.parts)
+    notes = list(plan.notes) + [Note("no_part", m) for m in missing]
+    cost = cost_of(lines, prices) if prices is not None else None
+    return FabricPlan(**{**plan.__dict__, "bom": tuple(lines), "notes": tuple(notes),
+                         "cost": cost})
+
+
+def _rank(plan: FabricPlan) -> tuple:
+    power = plan.switch.power_w
+    return (plan.switches, plan.switches * power if power is not None else float("inf"),
+            plan.switch.priority, plan.switch.key)
+
+
+def plan_fabric(
+    fabric: Fabric | str,
+    answers: Answers,
+    catalogue: Catalogue | Sequence[SwitchSpec],
+    prices: Prices | None = None,
+) -> FabricPlan | None:
+    """Plan ``fabric`` for ``answers`` with a catalogue switch. None for the standard
+    network. Raises ``LookupError`` when no catalogue switch offers the speeds, and
+    ``FabricTooLarge`` (with the largest size) beyond one rail per three-tier plane."""
+    fabric = Fabric(fabric)
+    if fabric == Fabric.STANDARD:
+        return None
+    catalogue = Catalogue.of(catalogue)
+    technology = FABRIC_TECHNOLOGY[fabric]
+    nic = answers.nic_gbps
+    _, port_gbps = nic_ports(technology, nic)
+    switches = candidate_switches(catalogue.switches, technology, port_gbps,
+                                  uplink_speed(fabric, nic))
+    if not switches:
+        raise LookupError(f"no {technology} switch with {port_gbps}G ports for {fabric}")
+    notes: list[Note] = []
+    vendor = answers.vendor
+    if vendor != VENDOR_ANY:
+        preferred = [s for s in switches if s.vendor_key == vendor]
+        if preferred:
+            switches = preferred
+        elif technology == "infiniband":
+            notes.append(Note("infiniband_vendor", {"vendor": vendor}))
+        else:
+            notes.append(Note("vendor_unavailable", {"vendor": vendor}))
+    plans: list[FabricPlan] = []
+    too_large: FabricTooLarge | None = None
+    for switch in switches:
+        try:
+            plans.append(_build(fabric, switch, answers, catalogue, prices, notes))
+        except FabricTooLarge as exc:
+            if too_large is None or exc.max_gpus > too_large.max_gpus:
+                too_large = exc
+    if not plans:
+        assert too_large is not None
+        raise too_large
+    return min(plans, key=_rank)
+
+
+def recommend_fabric(
+    answers: Answers,
+    catalogue: Catalogue | Sequence[SwitchSpec],
+    prices: Prices | None = None,
+    *,
+    fabric: Fabric | str | None = None,
+) -> FabricPlan | None:
+    """Plan the recommended fabric (or ``fabric``, e.g. the runner-up)."""
+    if fabric is None:
+        fabric = select_rule(answers).recommendation
+    return plan_fabric(fabric, answers, catalogue, prices)
+
+
+# SizingError is re-exported for callers that catch both.
+__all__ += ["SizingError"]

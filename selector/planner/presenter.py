@@ -1,0 +1,580 @@
+"""THE presenter: one view-model for a Recommendation, used by the wizard result page, the
+PDF report, the staff lead page and the API. Whatever a customer or a salesperson sees
+about a recommendation (answers, reasons, the fabrics side by side, the bill of materials,
+power, cost, tuning values and their sources, the diagram, the Organization node) is built
+here, in the active language, from a ``selector.domain.Recommendation``: a fresh one (wizard,
+API) or a lead's frozen snapshot (staff page, PDF, JSON-LD).
+
+Customers see source titles and links, never an internal path (tests/planner).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from django.conf import settings
+from django.templatetags.static import static
+from django.urls import NoReverseMatch, reverse
+from django.utils import translation
+from django.utils.safestring import SafeString
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+from selector.core import explain
+from selector.core.siteurl import site_url
+from selector.domain import (
+    RULES_BY_ID,
+    BomLine,
+    Citation,
+    Fabric,
+    FabricOption,
+    Recommendation,
+    Source,
+    TuningProfile,
+)
+from selector.planner import words
+from selector.planner.words import money, num, watts
+from selector.planner.diagram import fabric_svg
+
+# Answer fields in the order the wizard asks them.
+ANSWER_ORDER = ("gpus", "gpus_per_server", "workload", "throughput_limited", "budget",
+                "determinism", "nic_speed", "nics_per_server", "vendor", "distance")
+
+
+def is_english() -> bool:
+    return (get_language() or "").startswith("en")
+
+
+@dataclass(frozen=True)
+class SourceView:
+    title: str  # in the active language where we have a description, else as published
+    url: str
+    date: str
+    original: str  # the document's own title
+
+    @classmethod
+    def of(cls, source: Source) -> SourceView:
+        title = source.title
+        if not is_english() and source.title_zh:
+            title = source.title_zh
+        return cls(title=title, url=source.url, date=source.date, original=source.title)
+
+
+@dataclass(frozen=True)
+class CitationView:
+    source: SourceView
+    remark: str
+
+
+def _citation(cit: Citation) -> CitationView:
+    return CitationView(SourceView.of(cit.source), words.remark(cit.remark))
+
+
+@dataclass(frozen=True)
+class AnswerRow:
+    field: str
+    label: str
+    value: str
+
+
+@dataclass(frozen=True)
+class WhatIfView:
+    field: str
+    value: str  # as the step form receives it
+    text: str
+    recommendation: str
+
+
+@dataclass(frozen=True)
+class BomRow:
+    tier: str
+    tier_label: str
+    kind: str
+    item: str  # vendor + model
+    description: str
+    reach: str
+    count: int
+    count_text: str
+    power_each: str
+    power_total: str
+    source: SourceView
+
+
+@dataclass(frozen=True)
+class CostView:
+    text: str
+    currency: str
+    amount: Decimal | None
+    as_of: str
+    note: str
+    is_example: bool
+
+
+@dataclass(frozen=True)
+class FabricView:
+    """One fabric column: the recommended one first, then the runner-up."""
+
+    option: FabricOption
+    recommended: bool
+    label: str
+    short: str
+    badge: str
+    note: str  # why there is no plan
+    switch_text: str
+    switch_detail: str
+    design: str
+    notes: list[str]
+    bom: list[BomRow]
+    switches: int | None
+    modules: int | None
+    cables: int | None
+    power_w: int | None
+    power_text: str
+    power_complete: bool
+    cost: CostView
+    diagram: SafeString
+    diagram_print: SafeString
+
+    @property
+    def plan(self):
+        return self.option.plan
+
+    @property
+    def fabric(self) -> str:
+        return self.option.fabric.value
+
+
+@dataclass(frozen=True)
+class TableRow:
+    label: str
+    values: list[str]
+    total: bool = False
+
+
+@dataclass(frozen=True)
+class TuningRow:
+    key: str
+    label: str
+    value: str
+    explanation: str
+    citations: list[CitationView]
+
+
+@dataclass(frozen=True)
+class TuningView:
+    profile: TuningProfile
+    intro: str
+    family_label: str
+    rows: list[TuningRow]
+    config: list[tuple[str, CitationView | None]]
+    config_text: str
+    warnings: list[str]
+    sources: list[SourceView]
+
+
+@dataclass(frozen=True)
+class Summary:
+    """The key numbers of the recommended fabric (13's summary card and sticky bar)."""
+
+    fabric_label: str
+    has_fabric: bool
+    switches: int | None
+    switches_text: str
+    modules: int | None
+    modules_text: str
+    cables: int | None
+    power_w: int | None
+    power_text: str
+    power_complete: bool
+    cost: CostView
+    tiers: int | None
+    planes: int | None
+    gpu_link_gbps: int | None
+    uplink_gbps: int | None
+    switch_model: str
+
+
+@dataclass
+class ViewModel:
+    rec: Recommendation
+    recommendation_label: str
+    recommendation_short: str
+    runner_up_label: str
+    rule_id: str
+    rule_title: str
+    seed_quote: str
+    reasons: list[str]
+    what_ifs: list[WhatIfView]
+    answer_rows: list[AnswerRow]
+    highlight: str
+    is_standard: bool
+    is_roce: bool
+    summary: Summary
+    fabrics: list[FabricView]
+    table_rows: list[TableRow]
+    tuning: TuningView | None
+    sources: list[SourceView]
+    cost_ratio: str
+    engine_version: str
+    catalogue_version: str
+    organization: dict = field(default_factory=dict)
+
+    @property
+    def decision(self):
+        return self.rec.decision
+
+    @property
+    def gpus_text(self) -> str:
+        return num(self.rec.answers.gpus)
+
+    @property
+    def servers_text(self) -> str:
+        return num(self.rec.answers.servers)
+
+    @property
+    def recommended(self) -> FabricView:
+        return self.fabrics[0]
+
+    @property
+    def runner_up(self) -> FabricView:
+        return self.fabrics[1]
+
+    @property
+    def shown_fabric(self) -> FabricView | None:
+        """The fabric the diagram shows: the recommended one, else the runner-up (the
+        standard network has no back-end fabric; its runner-up is the plan if you grow)."""
+        for view in self.fabrics:
+            if view.plan is not None:
+                return view
+        return None
+
+    def property_values(self) -> list[dict]:
+        """schema.org PropertyValue nodes for the JSON-LD: answers, BOM totals, tuning."""
+        out = [{"@type": "PropertyValue", "name": row.label, "value": row.value,
+                "propertyID": f"answer.{row.field}"} for row in self.answer_rows]
+        for view in self.fabrics:
+            if view.plan is None:
+                continue
+            prefix = "recommended" if view.recommended else "runner_up"
+            for key, label, value, unit in (
+                ("switches", _("Switches"), view.switches, None),
+                ("modules", _("Optical modules"), view.modules, None),
+                ("cables", _("Cables and fibres"), view.cables, None),
+                ("power_w", _("Power"), view.power_w, "W"),
+            ):
+                node = {"@type": "PropertyValue", "propertyID": f"{prefix}.{key}",
+                        "name": f"{view.short}: {label}", "value": value}
+                if unit:
+                    node["unitText"] = unit
+                out.append(node)
+        if self.tuning:
+            for row in self.tuning.rows:
+                out.append({"@type": "PropertyValue", "propertyID": f"tuning.{row.key}",
+                            "name": row.label, "value": row.value})
+        return out
+
+
+# --- pieces ----------------------------------------------------------------------------------
+
+
+def _answer_rows(rec: Recommendation) -> list[AnswerRow]:
+    answers = rec.answers
+    data = answers.to_dict()
+    rows = []
+    for name in ANSWER_ORDER:
+        if name == "throughput_limited" and not (1 < answers.servers < 8):
+            continue
+        rows.append(AnswerRow(name, str(explain.FIELD_LABELS[name]),
+                              explain.value_label(name, data[name] if name != "gpus"
+                                                  else answers.gpus)))
+    return rows
+
+
+def _as_data(value: object) -> str:
+    value = getattr(value, "value", value)
+    if value is None:
+        return "unsure"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def highlight_for(fabric: Fabric) -> str:
+    if fabric in (Fabric.ROCE_400, Fabric.ROCE_800):
+        return "roce"
+    if fabric == Fabric.INFINIBAND:
+        return "infiniband"
+    return ""
+
+
+def _cost_view(plan) -> CostView:
+    cost = plan.cost if plan is not None else None
+    if cost is None or not cost.complete:
+        return CostView(_("Price on request"), "", None, "", "", False)
+    note = cost.note if is_english() else (cost.note_zh or cost.note)
+    text = money(cost.amount, cost.currency)
+    return CostView(text, cost.currency, cost.amount, cost.as_of, note, cost.is_example)
+
+
+def _bom_rows(plan) -> list[BomRow]:
+    rows = []
+    for line in plan.bom:
+        rows.append(_bom_row(line))
+    return rows
+
+
+def _bom_row(line: BomLine) -> BomRow:
+    desc = line.description if is_english() else (line.description_zh or line.description)
+    reach = f"≤ {num(line.reach_m)} m" if line.reach_m else ""
+    item = f"{line.vendor} {line.model}" if line.vendor not in ("", "—") else line.model
+    return BomRow(
+        tier=line.tier, tier_label=words.tier_label(line.tier, line.end), kind=line.kind,
+        item=item, description=desc, reach=reach, count=line.count, count_text=num(line.count),
+        power_each=watts(line.power_w) if line.power_w else ("—" if line.power_w is None
+                                                             else "0 W"),
+        power_total=watts(line.power_total) if line.power_w is not None else "—",
+        source=SourceView.of(line.source),
+    )
+
+
+def _switch_text(option: FabricOption) -> tuple[str, str]:
+    plan = option.plan
+    if plan is None:
+        return "", ""
+    switch = plan.switch
+    detail = _("%(ports)s × %(speed)sG (%(asic)s)") % {
+        "ports": switch.ports, "speed": switch.port_speed_gbps, "asic": switch.asic}
+    if plan.port_gbps != switch.port_speed_gbps:
+        detail += " · " + _("GPU ports %(count)s × %(speed)sG by breakout") % {
+            "count": switch.ports * (switch.port_speed_gbps // plan.port_gbps),
+            "speed": plan.port_gbps}
+    return f"{switch.vendor} {switch.model}", detail
+
+
+def _fabric_view(option: FabricOption, recommended: bool, id_prefix: str) -> FabricView:
+    plan = option.plan
+    label = explain.fabric_label(option.fabric)
+    short = str(explain.FABRIC_SHORT[option.fabric])
+    badge = _("Recommended") if recommended else _("Runner-up")
+    switch_text, switch_detail = _switch_text(option)
+    if plan is None:
+        note = words.no_plan_text(option)
+        return FabricView(option, recommended, label, short, badge, note, "", "", "", [], [],
+                          None, None, None, None, "—", False, _cost_view(None),
+                          SafeString(""), SafeString(""))
+    return FabricView(
+        option=option, recommended=recommended, label=label, short=short, badge=badge,
+        note="", switch_text=switch_text, switch_detail=switch_detail,
+        design=words.design_text(plan),
+        notes=[words.note_text(n, plan) for n in plan.notes] + (
+            [words.power_note(plan)] if words.power_note(plan) else []),
+        bom=_bom_rows(plan), switches=plan.switches, modules=plan.modules,
+        cables=plan.cables, power_w=plan.power_w,
+        power_text=words.power_text(plan), power_complete=plan.power_complete,
+        cost=_cost_view(plan),
+        diagram=fabric_svg(option, id_prefix), diagram_print=fabric_svg(option, id_prefix,
+                                                                         variant="print"),
+    )
+
+
+def _table_rows(fabrics: list[FabricView]) -> list[TableRow]:
+    def cells(fn) -> list[str]:
+        return [fn(view) if view.plan is not None else (view.note or "—") for view in fabrics]
+
+    def plain(fn) -> list[str]:
+        return [fn(view) if view.plan is not None else "—" for view in fabrics]
+
+    return [
+        TableRow(_("Switch"), cells(lambda v: f"{v.switch_text} · {v.switch_detail}")),
+        TableRow(_("Design"), plain(lambda v: v.design)),
+        TableRow(_("GPU links"), plain(lambda v: words.gpu_links_text(v.plan))),
+        TableRow(_("Uplinks"), plain(lambda v: words.uplinks_text(v.plan))),
+        TableRow(_("Leaf switches"), plain(lambda v: num(v.plan.leaf))),
+        TableRow(_("Spine switches"), plain(lambda v: num(v.plan.spine))),
+        TableRow(_("Core switches"), plain(lambda v: num(v.plan.core))),
+        TableRow(_("Switches in total"), plain(lambda v: num(v.switches)), total=True),
+        TableRow(_("Optical modules"), plain(lambda v: num(v.modules))),
+        TableRow(_("Cables and fibres"), plain(lambda v: num(v.cables))),
+        TableRow(_("Power (switches and optics)"), plain(lambda v: v.power_text)),
+        TableRow(_("Indicative cost"), plain(lambda v: v.cost.text)),
+    ]
+
+
+def _tuning_view(profile: TuningProfile | None) -> TuningView | None:
+    if profile is None:
+        return None
+    cit = profile.citations
+    rows = []
+    for key, label, value, explanation in words.tuning_rows(profile):
+        rows.append(TuningRow(key, label, value, explanation,
+                              [_citation(c) for c in cit.get(key, ())]))
+    config = [(line.text, _citation(line.citation) if line.citation else None)
+              for line in profile.config]
+    return TuningView(
+        profile=profile, intro=words.tuning_intro(profile),
+        family_label=words.family_label(profile.family), rows=rows, config=config,
+        config_text="\n".join(text for text, _c in config),
+        warnings=[words.warning_text(w) for w in profile.warnings],
+        sources=[SourceView.of(s) for s in profile.sources()],
+    )
+
+
+def _sources(fabrics: list[FabricView], tuning: TuningView | None) -> list[SourceView]:
+    seen: dict[str, SourceView] = {}
+    for view in fabrics:
+        plan = view.plan
+        if plan is None:
+            continue
+        for source in plan.switch.sources:
+            seen.setdefault(source.title, SourceView.of(source))
+        for line in plan.bom:
+            seen.setdefault(line.source.title, SourceView.of(line.source))
+    if tuning:
+        for source in tuning.sources:
+            seen.setdefault(source.original, source)
+    return list(seen.values())
+
+
+def _absolute(name: str) -> str:
+    try:
+        return site_url() + reverse(name)
+    except NoReverseMatch:
+        return site_url() + "/"
+
+
+def organization_node(company) -> dict:
+    """The schema.org Organization for the company (one builder for the public pages, the
+    result page, the report and its attachment)."""
+    with translation.override(settings.LANGUAGE_CODE):
+        org_id = _absolute("home") + "#organization"
+    contact: dict = {
+        "@type": "ContactPoint",
+        "contactType": "customer support",
+        "availableLanguage": ["zh-Hans", "en"],
+        "url": _absolute("wizard:start"),
+    }
+    if company.phone:
+        contact["telephone"] = company.phone
+    if company.email:
+        contact["email"] = company.email
+    if company.support_hours.replace(" ", "").lower() in {"7x24", "24x7", "7*24", "24/7"}:
+        contact["hoursAvailable"] = {
+            "@type": "OpeningHoursSpecification",
+            "dayOfWeek": ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday",
+                          "Sunday"],
+            "opens": "00:00",
+            "closes": "23:59",
+        }
+    node = {
+        "@type": "Organization",
+        "@id": org_id,
+        "name": company.name,
+        "alternateName": company.short_name,
+        "description": company.tagline,
+        "url": _absolute("home"),
+        "logo": {"@type": "ImageObject", "url": site_url() + static("img/logo.svg")},
+        "contactPoint": contact,
+    }
+    if company.address:
+        node["address"] = company.address
+    return node
+
+
+# --- the view-model --------------------------------------------------------------------------
+
+
+def present(rec: Recommendation, *, company=None, id_prefix: str = "fabric") -> ViewModel:
+    """The view-model of ``rec`` in the active language."""
+    decision = rec.decision
+    fabrics = [_fabric_view(rec.recommended, True, f"{id_prefix}-recommended"),
+               _fabric_view(rec.runner_up, False, f"{id_prefix}-runner-up")]
+    tuning = _tuning_view(rec.tuning)
+    main = fabrics[0] if fabrics[0].plan is not None else None
+    plan = main.plan if main else None
+    summary = Summary(
+        fabric_label=explain.fabric_label(decision.recommendation),
+        has_fabric=plan is not None,
+        switches=plan.switches if plan else None,
+        switches_text=num(plan.switches) if plan else "—",
+        modules=plan.modules if plan else None,
+        modules_text=num(plan.modules) if plan else "—",
+        cables=plan.cables if plan else None,
+        power_w=plan.power_w if plan else None,
+        power_text=main.power_text if main else "—",
+        power_complete=plan.power_complete if plan else False,
+        cost=main.cost if main else _cost_view(None),
+        tiers=plan.tiers if plan else None,
+        planes=plan.plane_count if plan else None,
+        gpu_link_gbps=plan.gpu_link_gbps if plan else None,
+        uplink_gbps=plan.uplink_gbps if plan else None,
+        switch_model=main.switch_text if main else "",
+    )
+    ratio = rec.cost_ratio()
+    return ViewModel(
+        rec=rec,
+        recommendation_label=explain.fabric_label(decision.recommendation),
+        recommendation_short=str(explain.FABRIC_SHORT[decision.recommendation]),
+        runner_up_label=explain.fabric_label(decision.runner_up),
+        rule_id=decision.rule,
+        rule_title=str(explain.RULE_TITLES[decision.rule]),
+        seed_quote=RULES_BY_ID[decision.rule].seed_quote,
+        reasons=[explain.reason_text(r) for r in decision.reasons],
+        what_ifs=[WhatIfView(w.field, _as_data(w.value), explain.what_if_text(w),
+                             w.recommendation.value) for w in decision.what_if],
+        answer_rows=_answer_rows(rec),
+        highlight=highlight_for(decision.recommendation),
+        is_standard=decision.recommendation == Fabric.STANDARD,
+        is_roce=rec.is_roce,
+        summary=summary,
+        fabrics=fabrics,
+        table_rows=_table_rows(fabrics),
+        tuning=tuning,
+        sources=_sources(fabrics, tuning),
+        cost_ratio=(_("RoCE costs %(ratio)s× InfiniBand at these prices (indicative).")
+                    % {"ratio": ratio} if ratio is not None else ""),
+        engine_version=rec.engine_version,
+        catalogue_version=rec.catalogue_version,
+        organization=organization_node(company) if company is not None else {},
+    )
+
+
+def api_dict(rec: Recommendation) -> dict:
+    """The API's body for /api/recommend (words in the active language)."""
+    decision = rec.decision
+    return {
+        "recommendation": decision.recommendation.value,
+        "recommendation_label": explain.fabric_label(decision.recommendation),
+        "rule": decision.rule,
+        "rule_title": str(explain.RULE_TITLES[decision.rule]),
+        "seed_quote": RULES_BY_ID[decision.rule].seed_quote,
+        "servers": decision.servers,
+        "reasons": [explain.reason_text(r) for r in decision.reasons],
+        "reason_keys": [r.to_dict() for r in decision.reasons],
+        "runner_up": decision.runner_up.value,
+        "what_if": [{**w.to_dict(), "text": explain.what_if_text(w)} for w in decision.what_if],
+        "fabric": rec.recommended.api_dict(),
+        "runner_up_fabric": rec.runner_up.api_dict(),
+        "fabric_error": _error(rec.recommended),
+        "runner_up_fabric_error": _error(rec.runner_up),
+        "tuning": _tuning_api(rec.tuning),
+        "answers": rec.answers.to_dict(),
+        "engine_version": rec.engine_version,
+        "catalogue_version": rec.catalogue_version,
+    }
+
+
+def _error(option: FabricOption) -> dict | None:
+    if option.plan is not None or option.fabric == Fabric.STANDARD:
+        return None
+    return {"code": option.error, "max_gpus": option.max_gpus,
+            "message": words.no_plan_text(option)}
+
+
+def _tuning_api(profile: TuningProfile | None) -> dict | None:
+    if profile is None:
+        return None
+    data = profile.to_dict()
+    data["warnings"] = [{**w.to_dict(), "text": words.warning_text(w)}
+                        for w in profile.warnings]
+    return data

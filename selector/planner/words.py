@@ -1,0 +1,332 @@
+"""Words for the planner's codes (plan notes, designs, link tiers, tuning rows, warnings and
+the remarks of citations), in the active language. The presenter is their only reader."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from selector.domain import Fabric, FabricOption, FabricPlan, TuningProfile
+from selector.domain.plan import Note
+from selector.domain.tuning import Warn
+
+
+def _n(value) -> str:
+    return f"{int(value):,}"
+
+
+def num(value) -> str:
+    """Thousands separators (16,384), "—" for no value."""
+    if value is None:
+        return "—"
+    if isinstance(value, float) and not value.is_integer():
+        return f"{value:,.1f}"
+    return f"{int(value):,}"
+
+
+def watts(value) -> str:
+    """Power: "35.3 kW" from 10 kW up, else whole watts."""
+    if value is None:
+        return "—"
+    value = float(value)
+    if value >= 10_000:
+        return f"{value / 1000:,.1f} kW"
+    return f"{value:,.0f} W" if value >= 10 or value == 0 else f"{value:,.1f} W"
+
+
+def money(amount, currency: str) -> str:
+    symbol = {"CNY": "¥", "USD": "US$", "EUR": "€"}.get(currency, currency + " ")
+    return f"{symbol}{amount:,.0f}"
+
+
+# The remark of every citation the domain makes (selector.domain.tuning): a test keeps this
+# table complete, so a Chinese page never shows an English remark.
+REMARKS = {
+    "Enable PFC on switch priority 3 (RoCE)": gettext_lazy(
+        "Enable PFC on switch priority 3 (RoCE)"),
+    "RoCE DSCP 26 to switch priority 3; CNP DSCP 48 to switch priority 6, strict priority":
+        gettext_lazy("RoCE DSCP 26 to switch priority 3; CNP DSCP 48 to switch priority 6, "
+                     "strict priority"),
+    "LLDP application TLV: UDP 4791, priority 3": gettext_lazy(
+        "LLDP application TLV: UDP 4791, priority 3"),
+    "ECN minimum threshold 150,000 bytes, maximum 1,500,000 bytes": gettext_lazy(
+        "ECN minimum threshold 150,000 bytes, maximum 1,500,000 bytes"),
+    "ECN marking probability 100": gettext_lazy("ECN marking probability 100"),
+    "The switch computes the PFC headroom from the cable length; do not set it by hand":
+        gettext_lazy("The switch computes the PFC headroom from the cable length; do not set "
+                     "it by hand"),
+    "Cable length 1 to 100000 m per PFC profile": gettext_lazy(
+        "Cable length 1 to 100000 m per PFC profile"),
+    "PFC watchdog per PFC port: polling interval 100 ms, 3 intervals": gettext_lazy(
+        "PFC watchdog per PFC port: polling interval 100 ms, 3 intervals"),
+    "PFC deadlocks and pause storms at scale": gettext_lazy(
+        "PFC deadlocks and pause storms at scale"),
+    "Adaptive routing: Spectrum-4 at 400G and 200G, RoCE unicast, Spectrum-X platform; not on "
+    "800G links": gettext_lazy(
+        "Adaptive routing: Spectrum-4 at 400G and 200G, RoCE unicast, Spectrum-X platform; "
+        "not on 800G links"),
+    "Spectrum-X NICs: BlueField-3 SuperNIC, ConnectX-7, ConnectX-8": gettext_lazy(
+        "Spectrum-X NICs: BlueField-3 SuperNIC, ConnectX-7, ConnectX-8"),
+    "NIC receive buffer: (301 + 2.16 x cable m) x Gb/s + 2.72 x MTU, computed by the driver":
+        gettext_lazy("NIC receive buffer: (301 + 2.16 x cable m) x Gb/s + 2.72 x MTU, "
+                     "computed by the driver"),
+    "RoCE lossless (with PFC and ECN)": gettext_lazy("RoCE lossless (with PFC and ECN)"),
+    "Priority Flow Control (PFC): cable length": gettext_lazy(
+        "Priority Flow Control (PFC): cable length"),
+    "PFC watchdog": gettext_lazy("PFC watchdog"),
+    "Enable adaptive routing": gettext_lazy("Enable adaptive routing"),
+    "Enable adaptive routing on the ECMP ports": gettext_lazy(
+        "Enable adaptive routing on the ECMP ports"),
+    "Apply the configuration": gettext_lazy("Apply the configuration"),
+    "Verify RoCE configuration": gettext_lazy("Verify RoCE configuration"),
+    "Lossless traffic classes 3 and 4; PFC on 3,4": gettext_lazy(
+        "Lossless traffic classes 3 and 4; PFC on 3,4"),
+    "Default DSCP_TO_TC_MAP AZURE: DSCP 3 to TC 3, DSCP 48 to TC 6; DSCP 26 goes to TC 1 "
+    "(lossy)": gettext_lazy(
+        "Default DSCP_TO_TC_MAP AZURE: DSCP 3 to TC 3, DSCP 48 to TC 6; DSCP 26 goes to TC 1 "
+        "(lossy)"),
+    "RoCE v2 uses UDP port 4791": gettext_lazy("RoCE v2 uses UDP port 4791"),
+    "WRED_PROFILE AZURE_LOSSLESS: min 1,048,576, max 2,097,152 bytes, probability 5, ecn_all":
+        gettext_lazy("WRED_PROFILE AZURE_LOSSLESS: min 1,048,576, max 2,097,152 bytes, "
+                     "probability 5, ecn_all"),
+    "Headroom from the SKU's pg_profile_lookup.ini by port speed and cable length":
+        gettext_lazy("Headroom from the SKU's pg_profile_lookup.ini by port speed and cable "
+                     "length"),
+    "Rows of this SKU's table": gettext_lazy("Rows of this SKU's table"),
+    "config pfcwd start: detection and restoration 200 ms, action drop": gettext_lazy(
+        "config pfcwd start: detection and restoration 200 ms, action drop"),
+    "No adaptive routing in the community template: ECMP": gettext_lazy(
+        "No adaptive routing in the community template: ECMP"),
+    "Cable length must be a row of the SKU's pg_profile_lookup.ini": gettext_lazy(
+        "Cable length must be a row of the SKU's pg_profile_lookup.ini"),
+    "Port QoS map with PFC on 3,4": gettext_lazy("Port QoS map with PFC on 3,4"),
+    "Queue 3 with the lossless WRED/ECN profile": gettext_lazy(
+        "Queue 3 with the lossless WRED/ECN profile"),
+    "config qos reload": gettext_lazy("Reload the QoS configuration"),
+    "config pfcwd start": gettext_lazy("Start the PFC watchdog"),
+    "config save": gettext_lazy("Save the configuration"),
+}
+
+
+def remark(text: str) -> str:
+    """A citation's remark in the active language (as written if it has no entry)."""
+    return str(REMARKS[text]) if text in REMARKS else text
+
+
+FAMILY_LABELS = {
+    "nvidia-spectrum": gettext_lazy("NVIDIA Spectrum with Cumulus Linux (NVUE)"),
+    "sonic-broadcom": gettext_lazy("SONiC on Broadcom Tomahawk 5"),
+    "nvidia-quantum": gettext_lazy("NVIDIA Quantum InfiniBand"),
+}
+
+
+def family_label(family: str) -> str:
+    return str(FAMILY_LABELS.get(family, family))
+
+
+def design_text(plan: FabricPlan) -> str:
+    planes = plan.plane_count
+    design = plan.design
+    if design == "single-switch":
+        text = _("One switch")
+    elif design == "switch-per-plane":
+        text = _("%(count)s switches, one per plane") % {"count": planes}
+    elif design == "two-tier":
+        text = _("Leaf and spine, 2 tiers")
+    else:
+        text = _("Fat-tree, 3 tiers")
+    if planes > 1 and design != "switch-per-plane":
+        text += " · " + _("%(count)s planes") % {"count": planes}
+    return text
+
+
+def gpu_links_text(plan: FabricPlan) -> str:
+    text = _("%(count)s × %(speed)sG") % {"count": _n(plan.links["gpu_leaf"]),
+                                          "speed": plan.port_gbps}
+    if plan.ports_per_nic > 1:
+        text += " " + _("(%(ports)s per GPU: %(nic)sG per GPU)") % {
+            "ports": plan.ports_per_nic, "nic": plan.gpu_link_gbps}
+    return text
+
+
+def uplinks_text(plan: FabricPlan) -> str:
+    links = plan.links["leaf_spine"] + plan.links["spine_core"]
+    if not links:
+        return _("None (one switch per plane)")
+    return _("%(count)s × %(speed)sG") % {"count": _n(links), "speed": plan.uplink_gbps}
+
+
+def power_text(plan: FabricPlan) -> str:
+    text = watts(plan.power_w)
+    if plan.switch.power_w is None:
+        text += " " + _("(optics only)")
+    elif not plan.power_complete:
+        text += " " + _("(without the parts our engineers specify)")
+    return text
+
+
+def power_note(plan: FabricPlan) -> str:
+    """Why a power figure is partial (empty when it is complete)."""
+    if plan.switch.power_w is None:
+        return _("Power covers the optics only: the vendor documents we read give no power "
+                 "figure for the %(model)s; our engineers add it with the quote.") % {
+            "model": plan.switch.model}
+    return ""
+
+
+def tier_label(tier: str, end: str = "") -> str:
+    if tier == "switch":
+        return _("Switches")
+    names = {"gpu": _("GPU links"), "leaf_spine": _("Leaf–spine links"),
+             "spine_core": _("Spine–core links")}
+    name = names.get(tier, tier)
+    if end == "nic":
+        return name + " · " + _("NIC end")
+    if end == "switch":
+        return name + " · " + _("switch end")
+    return name
+
+
+def no_plan_text(option: FabricOption) -> str:
+    if option.fabric == Fabric.STANDARD:
+        return _("No back-end fabric is needed: the servers talk over the ordinary "
+                 "data-centre network.")
+    if option.error == "too_large":
+        return _("More GPUs than this fabric can connect: the largest plan is %(max)s GPUs "
+                 "(three tiers per plane, one rail per plane). Our engineers will design "
+                 "a larger fabric with you.") % {"max": _n(option.max_gpus or 0)}
+    return _("No switch in our catalogue fits this fabric yet; our engineers will size it "
+             "with you.")
+
+
+def note_text(note: Note, plan: FabricPlan) -> str:
+    p = note.params
+    key = note.key
+    if key == "redundant_pair":
+        return _("Redundant pair: %(a)s rails on one switch, the other %(b)s on the second. A "
+                 "switch failure halves the bandwidth and leaves every server connected; "
+                 "traffic between rails crosses NVLink inside the servers.") % {
+            "a": p.get("rails_a"), "b": p.get("rails_b")}
+    if key == "single_switch_one_rail":
+        return _("One NIC per server: a single switch carries the fabric. A redundant second "
+                 "switch needs a second NIC in every server.")
+    if key == "two_planes_per_nic":
+        return _("Each %(nic)sG NIC is two %(port)sG Ethernet ports (NVIDIA ConnectX-8 offers "
+                 "800G on Ethernet only as 2 × 400GbE), one in each of two planes: every GPU "
+                 "gets %(nic)sG, and a plane failure halves it instead of cutting the GPU "
+                 "off.") % {"nic": p.get("nic_gbps"), "port": p.get("port_gbps")}
+    if key == "planes_for_scale":
+        return _("The rails are split over %(planes)s planes (up to %(rails)s rails each) so "
+                 "that every plane stays within three tiers.") % {
+            "planes": p.get("planes"), "rails": p.get("rails_per_plane")}
+    if key == "partial_leaf_ecmp":
+        return _("%(leaves)s leaves carry only %(uplinks)s uplinks for %(spines)s spines: wire "
+                 "them to the same %(uplinks)s spines so that every pair of leaves shares a "
+                 "spine; ECMP then spreads their traffic over %(uplinks)s paths, not "
+                 "%(spines)s.") % {"leaves": p.get("leaves"), "uplinks": p.get("uplinks"),
+                                   "spines": p.get("spines")}
+    if key == "rails_share_leaf":
+        return _("Up to %(rails)s rails share a leaf: each rail has fewer GPUs than a leaf "
+                 "has ports, and GPUs on the same leaf reach each other in one hop.") % {
+            "rails": p.get("rails")}
+    if key == "core_ports_split":
+        return _("The 800G spine ports run as 2 × 400G links: that keeps the fabric at two "
+                 "tiers, as in NVIDIA's DGX B300 SuperPOD (800G optics and switches "
+                 "throughout).")
+    if key == "vendor_unavailable":
+        return _("No switch of your preferred vendor in our catalogue fits this fabric; the "
+                 "plan shows the vendor-neutral pick.")
+    if key == "infiniband_vendor":
+        return _("InfiniBand switches come from NVIDIA only; your vendor preference applies to "
+                 "the Ethernet fabric.")
+    if key == "no_part":
+        return _("%(tier)s at %(speed)sG up to %(reach)s m: no part in our catalogue fits this "
+                 "switch; our engineers specify these optics.") % {
+            "tier": tier_label(str(p.get("tier", ""))), "speed": p.get("gbps"),
+            "reach": _n(p.get("reach_m", 0))}
+    return key
+
+
+def warning_text(warn: Warn) -> str:
+    p = warn.params
+    if warn.key == "long_link_headroom":
+        return _("Links of up to %(cable)s m need more PFC headroom on every lossless port: "
+                 "check with the vendor's tools that the headroom of all lossless ports fits "
+                 "the switch buffer before you run these links lossless.") % {
+            "cable": _n(p.get("cable_m", 0))}
+    if warn.key == "long_link_lossy":
+        return _("Links of up to %(cable)s m: no vendor headroom profile we read covers "
+                 "lossless PFC over this distance. Run these links lossy (ECN only), as "
+                 "NVIDIA's data-centre-interconnect profile does, or ask the switch vendor.") % {
+            "cable": _n(p.get("cable_m", 0))}
+    if warn.key == "no_headroom_row":
+        return _("The switch's SONiC headroom table has no row for %(speed)sG ports and "
+                 "%(cable)s m cables: such a port gets no lossless priority group. Ask the "
+                 "vendor for the row before deployment.") % {
+            "speed": p.get("speed_gbps"), "cable": _n(p.get("cable_m", 0))}
+    return warn.key
+
+
+def tuning_intro(profile: TuningProfile) -> str:
+    return _("Values for %(family)s at %(speed)sG GPU links, longest link %(cable)s m. One "
+             "value per setting, from the vendor's own documents.") % {
+        "family": family_label(profile.family), "speed": profile.speed_gbps,
+        "cable": _n(profile.cable_m)}
+
+
+def tuning_rows(t: TuningProfile) -> list[tuple[str, str, str, str]]:
+    """(key, label, value, explanation) per setting."""
+    rows = [
+        ("pfc_priority", _("PFC (IEEE 802.1Qbb) on priority"), str(t.pfc_priority), ""),
+        ("dscp", _("DSCP to priority"),
+         _("RoCE DSCP %(roce)s → priority %(prio)s; CNP DSCP %(cnp)s → priority %(cnp_prio)s "
+           "(strict)") % {"roce": t.roce_dscp, "prio": t.pfc_priority, "cnp": t.cnp_dscp,
+                          "cnp_prio": t.cnp_priority},
+         _("The NICs must mark RoCE with DSCP %(dscp)s: SONiC's default map sends DSCP 26 to a "
+           "lossy class.") % {"dscp": t.roce_dscp} if t.family == "sonic-broadcom" else ""),
+        ("udp_port", _("RoCE v2 UDP destination port"), str(t.roce_udp_port), ""),
+        ("ecn", _("ECN on the RoCE queue"),
+         _("min %(min)s bytes, max %(max)s bytes, marking probability %(p)s%%") % {
+             "min": _n(t.ecn_min_bytes), "max": _n(t.ecn_max_bytes),
+             "p": t.ecn_probability_pct}, ""),
+    ]
+    if t.headroom == "switch":
+        headroom = _("Computed by the switch from the cable length: %(cable)s m") % {
+            "cable": _n(t.cable_m)}
+        expl = _("Spectrum switches size the headroom themselves; set the cable length, "
+                 "not a byte value.")
+    elif t.headroom_bytes is not None:
+        headroom = _("%(bytes)s bytes xoff per lossless priority group (table row %(row)s)") % {
+            "bytes": _n(t.headroom_bytes), "row": t.headroom_cable}
+        expl = _("SONiC looks the headroom up in the switch's table by port speed and cable "
+                 "length.")
+    else:
+        headroom = _("No table row for this port speed and cable length")
+        expl = _("SONiC looks the headroom up in the switch's table by port speed and cable "
+                 "length.")
+    rows.append(("headroom", _("PFC headroom"), headroom, expl))
+    rows.append(("watchdog", _("PFC watchdog"),
+                 _("On: drops on a paused queue after %(detect)s ms, restores after "
+                   "%(restore)s ms") % {"detect": t.watchdog_detect_ms,
+                                        "restore": t.watchdog_restore_ms},
+                 _("Breaks PFC deadlocks and pause storms.")))
+    if t.adaptive_routing:
+        ar = _("On (per-packet, RoCE unicast)")
+        ar_expl = _("Needs Spectrum-X NICs that accept out-of-order packets: ConnectX-7, "
+                    "ConnectX-8 or BlueField-3 SuperNIC. Without them, leave it off.")
+    elif t.ar_condition == "ar_not_800g":
+        ar = _("Off (ECMP)")
+        ar_expl = _("Spectrum-4 does not support adaptive routing on 800G links; run the "
+                    "fabric's links at 400G to use it.")
+    elif t.ar_condition == "ar_needs_spectrum_x_nic":
+        ar = _("Off (ECMP)")
+        ar_expl = _("Needs Spectrum-X NICs that accept out-of-order packets.")
+    else:
+        ar = _("Off (ECMP)")
+        ar_expl = _("Not documented for this family; ECMP load balancing.")
+    rows.append(("adaptive_routing", _("Adaptive routing"), ar, ar_expl))
+    rows.append(("nic_buffer", _("NIC receive buffer"),
+                 _("Set by the NIC driver (not a switch value)"),
+                 _("The mlx5 driver sizes the NIC's own PFC buffer from cable length, speed "
+                   "and MTU.")))
+    return rows

@@ -1,0 +1,376 @@
+"""The fabric planner: NIC-speed-aware sizing on catalogue switches, small and huge
+clusters, planes, the published NVIDIA SuperPOD counts, and the fat-tree invariants of
+every plane (exhaustively at small radices, by Hypothesis elsewhere)."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from selector.domain import (
+    DEFAULT_CATALOGUE,
+    GPUS_MAX,
+    NIC_SPEEDS,
+    Answers,
+    Catalogue,
+    Fabric,
+    FabricPlan,
+    FabricTooLarge,
+    Source,
+    SwitchSpec,
+    decide,
+    plan_fabric,
+    recommend,
+)
+from selector.domain.plan import nic_ports, rail_ports, uplink_speed
+from selector.domain.sizing import leaf_shape, size_plane
+
+CAT = DEFAULT_CATALOGUE
+SRC = (Source("test datasheet", "https://example.com", "2026-12-01"),)
+
+
+def plan(fabric, gpus, **kw) -> FabricPlan:
+    return plan_fabric(fabric, Answers(gpus=gpus, **kw), CAT)
+
+
+# --- the issue's examples (issue 12, "Done when") ---------------------------------------------
+
+
+def test_1024_gpus_400g_nics_on_a_64x800g_switch():
+    p = plan(Fabric.ROCE_800, 1024, nic_speed=400)
+    assert p.switch.ports == 64 and p.switch.port_speed_gbps == 800
+    assert (p.leaf, p.spine, p.core, p.tiers) == (16, 8, 0, 2)
+    assert (p.gpu_link_gbps, p.port_gbps, p.uplink_gbps) == (400, 400, 800)
+    assert p.links == {"gpu_leaf": 1024, "leaf_spine": 512, "spine_core": 0}
+    # And what the engine recommends for 1,024 GPUs is exactly this plan (rule R6).
+    rec = recommend(Answers(1024, nic_speed=400), CAT)
+    assert rec.decision.rule == "R6"
+    assert rec.recommended.plan == p
+    assert rec.tuning.speed_gbps == 400  # GPU links, not the 800G core
+
+
+def test_64_gpus_on_one_128_port_switch_take_at_most_two_switches():
+    for fabric in (Fabric.ROCE_400, Fabric.ROCE_800):
+        p = plan(fabric, 64)
+        assert p.switch.ports * p.switch.port_speed_gbps // 400 >= 128
+        assert p.switches <= 2 and p.spine == 0
+        assert p.has_note("redundant_pair")
+    assert recommend(Answers(64, throughput_limited=True), CAT).recommended.plan.switches <= 2
+
+
+def test_16_infiniband_gpus_take_at_most_two_switches():
+    p = plan(Fabric.INFINIBAND, 16)
+    assert p.switch.technology == "infiniband" and p.switches <= 2
+    rec = recommend(Answers(16, determinism="strict"), CAT)
+    assert rec.recommended.plan.switches <= 2
+
+
+def test_one_server_if_you_grow_plan_is_one_or_two_switches():
+    rec = recommend(Answers(8), CAT)
+    assert rec.recommended.plan is None  # R1: standard network
+    assert rec.runner_up.plan.switches <= 2
+
+
+@pytest.mark.parametrize("gpus", [100_000, 500_000, GPUS_MAX])
+def test_huge_clusters_get_a_concrete_plan(gpus):
+    rec = recommend(Answers(gpus), CAT)
+    p = rec.recommended.plan
+    assert p is not None and p.tiers == 3
+    assert p.leaf > 0 and p.spine > 0 and p.core > 0
+    assert p.links["gpu_leaf"] == gpus
+    assert p.modules > 0 and p.cables > 0 and p.power_w > 0
+
+
+def test_100000_gpus_is_named_at_the_right_scale():
+    d = decide(Answers(100_000))
+    assert d.reasons[0].params == {"gpus": 100_000, "scale": "hundred_thousand"}
+
+
+def test_r4_with_800g_nics_gives_every_gpu_800g():
+    rec = recommend(Answers(2048, workload="inference", nic_speed=800), CAT)
+    assert rec.decision.rule == "R4"
+    p = rec.recommended.plan
+    # ConnectX-8 on Ethernet is 2 x 400GbE: two planes, every GPU 800G.
+    assert p.gpu_link_gbps == 800
+    assert (p.ports_per_nic, p.port_gbps, p.plane_count) == (2, 400, 2)
+    assert p.links["gpu_leaf"] == 2 * 2048
+    assert p.has_note("two_planes_per_nic")
+    assert rec.tuning.speed_gbps == p.port_gbps
+
+
+def test_800g_infiniband_is_one_xdr_port_per_gpu():
+    p = plan(Fabric.INFINIBAND, 2048, nic_speed=800)
+    assert p.switch.model.startswith("Quantum-X800")
+    assert (p.gpu_link_gbps, p.port_gbps, p.uplink_gbps, p.plane_count) == (800, 800, 800, 1)
+
+
+def test_r6_keeps_an_800g_core_and_nic_speed_gpu_links():
+    for nic in (200, 400):
+        p = plan(Fabric.ROCE_800, 4096, nic_speed=nic)
+        assert p.uplink_gbps == 800 and p.port_gbps == nic
+
+
+def test_a_vendor_preference_changes_the_model_and_the_config():
+    any_ = recommend(Answers(1024), CAT)
+    arista = recommend(Answers(1024, vendor="arista"), CAT)
+    assert any_.recommended.plan.switch.vendor == "NVIDIA"
+    assert arista.recommended.plan.switch.vendor == "Arista"
+    assert any_.tuning.family == "nvidia-spectrum"
+    assert arista.tuning.family == "sonic-broadcom"
+    assert any_.tuning.config != arista.tuning.config
+    assert any("nv set qos roce" in line.text for line in any_.tuning.config)
+    assert any("config pfcwd start" in line.text for line in arista.tuning.config)
+    # InfiniBand ignores an Ethernet vendor, and says so.
+    ib = recommend(Answers(1024, vendor="arista", determinism="strict"), CAT)
+    assert ib.recommended.plan.switch.vendor == "NVIDIA"
+    assert ib.recommended.plan.has_note("infiniband_vendor")
+
+
+# --- the published reference designs ----------------------------------------------------------
+
+# NVIDIA DGX SuperPOD B200 (InfiniBand NDR, QM9700): SUs of 32 nodes x 8 GPUs.
+SUPERPOD_B200 = [
+    (512, 16, 8, 0), (1024, 32, 16, 0), (2048, 64, 32, 0),
+    (4096, 128, 128, 64), (8192, 256, 256, 128), (16384, 512, 512, 256),
+]
+# NVIDIA DGX SuperPOD B300 (Spectrum-X, ConnectX-8 as 2 x 400GbE in two planes).
+SUPERPOD_B300 = [(512, 16, 8), (1024, 32, 16), (2048, 64, 32), (4096, 128, 64), (8192, 256, 128)]
+
+
+@pytest.mark.parametrize(("gpus", "leaf", "spine", "core"), SUPERPOD_B200)
+def test_superpod_b200_counts(gpus, leaf, spine, core):
+    p = plan(Fabric.INFINIBAND, gpus, nic_speed=400)
+    assert p.switch.model == "Quantum-2 QM9700"
+    assert (p.leaf, p.spine, p.core) == (leaf, spine, core)
+    assert p.links["gpu_leaf"] == p.links["leaf_spine"] == gpus
+    assert p.links["spine_core"] == (gpus if core else 0)
+
+
+@pytest.mark.parametrize(("gpus", "leaf", "spine"), SUPERPOD_B300)
+def test_superpod_b300_twin_plane_counts(gpus, leaf, spine):
+    for fabric in (Fabric.ROCE_400, Fabric.ROCE_800):
+        p = plan(fabric, gpus, nic_speed=800)
+        assert p.plane_count == 2
+        assert (p.leaf, p.spine, p.core) == (leaf, spine, 0), fabric
+
+
+# --- small clusters: packing, pairs, never one spine ------------------------------------------
+
+
+def test_rails_share_a_leaf_when_the_ports_allow():
+    p = plan(Fabric.ROCE_400, 256)  # 32 servers: 8 rails of 32 on 64-port leaves
+    assert (p.leaf, p.spine) == (4, 2)
+    assert p.has_note("rails_share_leaf")
+
+
+def test_one_nic_per_server_is_a_single_switch_and_says_so():
+    p = plan(Fabric.ROCE_400, 16, gpus_per_server=1)
+    assert p.switches == 1 and p.has_note("single_switch_one_rail")
+
+
+def test_partly_filled_leaves_get_the_ecmp_note():
+    notes = set()
+    for gpus in range(520, 2100, 8):
+        p = plan(Fabric.INFINIBAND, gpus)
+        for count, size in p.planes:
+            if size.tiers == 2 and any(up < size.spine for _, _, up in size.leaf_groups):
+                assert p.has_note("partial_leaf_ecmp"), gpus
+                notes.add(gpus)
+    assert notes, "the sweep must reach a partly filled leaf"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(2, 200_000), st.sampled_from([1, 2, 4, 8, 16]),
+       st.sampled_from(NIC_SPEEDS), st.sampled_from(list(Fabric)[1:]))
+def test_no_plan_hangs_on_one_spine_or_one_core(gpus, gps, nic, fabric):
+    assume(gpus >= gps)
+    try:
+        p = plan(fabric, gpus, gpus_per_server=gps, nic_speed=nic)
+    except (LookupError, FabricTooLarge):
+        return
+    for _, size in p.planes:
+        if size.tiers >= 2:
+            assert size.spine >= 2
+            assert all(up >= 2 for _, _, up in size.leaf_groups)
+        if size.tiers == 3:
+            assert size.core >= 2
+    if p.switches == 1:
+        assert p.rails == 1 or gpus < 2
+
+
+# --- planes and the largest size --------------------------------------------------------------
+
+
+def test_infiniband_ndr_splits_into_planes_and_names_its_limit():
+    p = plan(Fabric.INFINIBAND, 100_000)
+    assert p.plane_count == 2 and p.has_note("planes_for_scale")
+    with pytest.raises(FabricTooLarge) as exc:
+        plan(Fabric.INFINIBAND, 1_000_000)
+    assert exc.value.max_gpus == 524_288  # 8 planes x 65,536 (k=64: k^3/4 per plane)
+    plan(Fabric.INFINIBAND, 524_288)  # the largest itself plans
+
+
+def test_rail_ports_follow_the_nics_and_a_partial_last_server():
+    assert rail_ports(Answers(9)) == [2, 1, 1, 1, 1, 1, 1, 1]
+    assert rail_ports(Answers(16, nics_per_server=4)) == [2, 2, 2, 2]
+    assert rail_ports(Answers(12, nics_per_server=4)) == [2, 2, 1, 1]
+    assert rail_ports(Answers(3)) == [1, 1, 1, 0, 0, 0, 0, 0]
+
+
+def test_nic_ports_and_uplink_speeds():
+    assert nic_ports("ethernet", 800) == (2, 400)
+    assert nic_ports("infiniband", 800) == (1, 800)
+    assert nic_ports("ethernet", 200) == (1, 200)
+    assert uplink_speed(Fabric.ROCE_800, 200) == 800
+    assert uplink_speed(Fabric.ROCE_400, 800) == 400
+    assert uplink_speed(Fabric.INFINIBAND, 800) == 800
+    assert uplink_speed(Fabric.INFINIBAND, 400) == 400
+
+
+def test_no_switch_for_the_speeds_is_a_lookup_error():
+    ib_ndr_only = Catalogue(tuple(s for s in CAT.switches if s.key == "nvidia-qm9700"))
+    with pytest.raises(LookupError):
+        plan_fabric(Fabric.INFINIBAND, Answers(512, nic_speed=800), ib_ndr_only)
+    rec = recommend(Answers(512, nic_speed=800, budget="performance"), ib_ndr_only)
+    assert rec.recommended.plan is None and rec.recommended.error == "no_switch"
+
+
+# --- the vendor-neutral pick is a rule, not key order -------------------------------------------
+
+
+def _switch(key, *, ports=64, speed=800, power=None, priority=100, vendor="v"):
+    return SwitchSpec(key, vendor, key.upper(), "ethernet", ports, speed, SRC,
+                      breakout=(400, 200), family="nvidia-spectrum", vendor_key=vendor,
+                      power_w=power, priority=priority)
+
+
+def test_the_pick_prefers_fewest_switches_then_power_then_priority():
+    big = _switch("zz-big", ports=128)
+    small = _switch("aa-small")
+    cat = Catalogue((small, big))
+    assert plan_fabric(Fabric.ROCE_800, Answers(8192), cat).switch.key == "zz-big"
+    low = _switch("zz-low", power=1500)
+    high = _switch("aa-high", power=2000)
+    assert plan_fabric(Fabric.ROCE_800, Answers(1024), Catalogue((high, low))).switch.key == \
+        "zz-low"
+    first = _switch("zz-first", priority=1)
+    second = _switch("aa-second", priority=2)
+    for order in ((first, second), (second, first)):
+        assert plan_fabric(Fabric.ROCE_800, Answers(1024), Catalogue(order)).switch.key == \
+            "zz-first"
+
+
+# --- serialisation ----------------------------------------------------------------------------
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 300_000), st.sampled_from([1, 4, 8]), st.sampled_from((None, *NIC_SPEEDS)),
+       st.sampled_from(["training", "inference"]), st.sampled_from(["any", "nvidia", "arista"]),
+       st.sampled_from(["rack", "row", "hall", "building", "campus"]))
+def test_a_recommendation_round_trips_through_json(gpus, gps, nic, workload, vendor, distance):
+    a = Answers(gpus, gps, workload=workload, nic_speed=nic, vendor=vendor, distance=distance,
+                throughput_limited=True)
+    rec = recommend(a, CAT)
+    data = json.loads(json.dumps(rec.to_dict()))
+    from selector.domain import Recommendation
+    assert Recommendation.from_dict(data) == rec
+
+
+# --- fat-tree invariants of every plane ----------------------------------------------------------
+
+
+def check_plane(ports: list[int], native_ports: int, native: int, gpu: int, up: int):
+    shape = leaf_shape(native_ports, native, gpu, up)
+    size = size_plane(ports, shape)
+    total = sum(p for p in ports if p)
+    servers = max(ports)
+    assert size.links["gpu_leaf"] == total == sum(c * d for c, d, _ in size.leaf_groups)
+    assert size.leaf == sum(c for c, _, _ in size.leaf_groups)
+    if size.tiers == 1:
+        assert total <= shape.single and size.switches == 1 and size.spine == size.core == 0
+        return size
+    for count, down, uplinks in size.leaf_groups:
+        assert 1 <= down <= shape.leaf_down
+        assert uplinks <= shape.leaf_up
+        # non-blocking: uplink bandwidth covers the GPU links
+        assert uplinks * up >= down * gpu
+        assert shape.native_ports_used(down, uplinks) <= native_ports
+    uplinks = size.links["leaf_spine"]
+    assert uplinks == sum(c * u for c, _, u in size.leaf_groups)
+    k = shape.radix
+    # A leaf never splits a rail it could hold, and holds whole rails when it shares.
+    if servers <= shape.leaf_down:
+        assert all(down % 1 == 0 for _, down, _ in size.leaf_groups)
+    else:
+        assert size.leaf == len([p for p in ports if p]) * math.ceil(servers / shape.leaf_down)
+    if size.tiers == 2:
+        assert size.leaf <= k
+        assert size.spine == max(2, math.ceil(uplinks / k))
+        assert size.spine * k >= uplinks
+    else:
+        assert k < size.leaf <= k * k // 2
+        assert size.spine == max(2, math.ceil(uplinks / (k // 2)))
+        assert size.core == max(2, math.ceil(uplinks / k))
+        assert size.links["spine_core"] == uplinks
+        assert size.core * k >= uplinks
+    assert size.switches == size.leaf + size.spine + size.core
+    return size
+
+
+def test_exhaustive_small_switches():
+    """Every plane of up to 8 rails and every GPU count a 3-tier fabric of a small switch
+    holds, for the breakout combinations a real switch offers."""
+    for native_ports, native, gpu, up in ((4, 800, 400, 800), (4, 800, 400, 400),
+                                          (8, 400, 400, 400), (6, 800, 200, 800),
+                                          (4, 800, 200, 400)):
+        shape = leaf_shape(native_ports, native, gpu, up)
+        for rails in range(1, 9):
+            top = (shape.radix * shape.radix // 2) // rails * shape.leaf_down
+            for servers in range(1, top + 1):
+                check_plane([servers] * rails, native_ports, native, gpu, up)
+                if rails > 1 and servers > 1:
+                    check_plane([servers] + [servers - 1] * (rails - 1), native_ports, native,
+                                gpu, up)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.sampled_from([(64, 800, 400, 800), (64, 800, 400, 400), (64, 800, 200, 800),
+                        (64, 400, 400, 400), (144, 800, 800, 800), (32, 800, 400, 800)]),
+       st.integers(1, 16), st.integers(1, 40_000))
+def test_plane_invariants(shape_args, rails, servers):
+    native_ports, native, gpu, up = shape_args
+    shape = leaf_shape(*shape_args)
+    assume(math.ceil(servers / shape.leaf_down) * rails <= shape.radix * shape.radix // 2)
+    check_plane([servers] * rails, *shape_args)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 400_000), st.sampled_from([1, 2, 4, 8, 16]),
+       st.sampled_from((None, *NIC_SPEEDS)), st.sampled_from(list(Fabric)[1:]))
+def test_every_plan_connects_every_gpu_once(gpus, gps, nic, fabric):
+    a = Answers(gpus, gps, nic_speed=nic)
+    try:
+        p = plan_fabric(fabric, a, CAT)
+    except (LookupError, FabricTooLarge):
+        return
+    assert p.links["gpu_leaf"] == sum(rail_ports(a)) * p.ports_per_nic
+    assert p.switches == p.leaf + p.spine + p.core
+    assert p.power_w >= 0
+    kinds = {line.kind for line in p.bom}
+    assert "switch" in kinds
+    assert sum(line.count for line in p.bom if line.kind == "switch") == p.switches
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(9, 100_000), st.sampled_from(list(Fabric)[1:]))
+def test_more_gpus_never_needs_fewer_switches(gpus, fabric):
+    try:
+        a, b = plan(fabric, gpus), plan(fabric, gpus + 8)
+    except (LookupError, FabricTooLarge):
+        return
+    assume(a.plane_count == b.plane_count and a.switch == b.switch)
+    assert b.switches >= a.switches or b.tiers < a.tiers

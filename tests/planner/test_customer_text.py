@@ -1,0 +1,111 @@
+"""Every catalogue row and every number shown to a customer has a source; customers read
+source titles and public links, never an internal path (``shared/``, ``docs/``)."""
+
+from __future__ import annotations
+
+import json
+import re
+from html import unescape
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.utils import translation
+
+from selector.content.models import Part, Switch
+from selector.domain import DEFAULT_CATALOGUE, Answers
+from selector.planner.presenter import present
+from selector.planner.services import fresh
+from selector.reports.render import render_html
+from selector.reports.samples import sample_report
+
+pytestmark = pytest.mark.django_db
+
+INTERNAL = re.compile(r"shared/|docs/")
+CASES = [
+    dict(gpus=8),
+    dict(gpus=64, throughput_limited=True),
+    dict(gpus=1024, nic_speed=400),
+    dict(gpus=2048, workload="inference", nic_speed=800),
+    dict(gpus=512, determinism="strict", distance="campus"),
+    dict(gpus=100_000, vendor="arista"),
+    dict(gpus=1_000_000, determinism="strict"),
+]
+
+
+def visible(html: str) -> str:
+    """The text a reader sees: no tags, no attribute values (links' hrefs are fine)."""
+    html = re.sub(r"<script\b.*?</script>", " ", html, flags=re.S)
+    return unescape(re.sub(r"<[^>]+>", " ", html))
+
+
+def assert_no_internal_path(text: str, where: str):
+    match = INTERNAL.search(text)
+    assert match is None, f"{where}: {text[max(0, match.start() - 60):match.end() + 60]!r}"
+
+
+def test_the_check_catches_an_internal_path():
+    with pytest.raises(AssertionError):
+        assert_no_internal_path("Source: shared/docs/domain.md §3", "test")
+    assert_no_internal_path("NVIDIA SN5000 manual https://docs.nvidia.com/x", "test")
+
+
+def test_fixture_catalogue_equals_the_domain_catalogue_and_has_sources(content):
+    catalogue = Switch.catalogue()
+    def by_key(rows):
+        return sorted(rows, key=lambda r: r.key)
+
+    # fixtures/content.json is the domain catalogue (regenerate the rows from it).
+    assert by_key(catalogue.switches) == by_key(DEFAULT_CATALOGUE.switches)
+    assert by_key(catalogue.parts) == by_key(DEFAULT_CATALOGUE.parts)
+    assert catalogue.problems() == []
+
+
+def test_a_catalogue_row_without_a_source_cannot_be_saved_in_the_admin(content):
+    switch = Switch.objects.get(key="nvidia-sn5600")
+    switch.source_title = " "
+    with pytest.raises(ValidationError) as exc:
+        switch.full_clean()
+    assert "source_title" in exc.value.message_dict
+    part = Part.objects.first()
+    part.more_sources = [{"url": "https://example.com"}]
+    with pytest.raises(ValidationError):
+        part.full_clean()
+
+
+@pytest.mark.parametrize("language", ["zh-hans", "en"])
+@pytest.mark.parametrize("case", CASES, ids=lambda c: "-".join(f"{v}" for v in c.values()))
+def test_result_pages_show_no_internal_path(client, content, case, language):
+    from selector.wizard.sharing import share_token
+
+    token = share_token(Answers(**case))
+    prefix = "" if language == "zh-hans" else "/en"
+    html = client.get(f"{prefix}/wizard/r/{token}/").content.decode()
+    assert_no_internal_path(visible(html), f"result page {case} {language}")
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: "-".join(f"{v}" for v in c.values()))
+def test_api_and_report_show_no_internal_path(client, content, case):
+    params = {"workload": "training", "budget": "balanced", "determinism": "standard",
+              **{k: str(v).lower() if isinstance(v, bool) else v for k, v in case.items()}}
+    for lang in ("zh-hans", "en"):
+        body = client.get("/api/recommend", params, HTTP_ACCEPT_LANGUAGE=lang).json()
+        assert_no_internal_path(json.dumps(body, ensure_ascii=False), f"API {case} {lang}")
+        data = sample_report(lang, "roce", answers=Answers(**case))
+        assert_no_internal_path(visible(render_html(data, web=True)), f"report {case} {lang}")
+
+
+def test_every_number_in_the_plan_comes_with_a_source(content):
+    for case in CASES:
+        rec = fresh(Answers(**case))
+        with translation.override("en"):
+            vm = present(rec)
+        titles = {s.original for s in vm.sources}
+        for view in vm.fabrics:
+            if view.plan is None:
+                continue
+            assert view.plan.switch.sources[0].title in titles
+            for line in view.plan.bom:
+                assert line.source.title in titles, line.key
+        if vm.tuning:
+            for row in vm.tuning.rows:
+                assert row.citations, row.key

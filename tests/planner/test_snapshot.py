@@ -1,0 +1,152 @@
+"""One lead, one recommendation: lead_create freezes it; the staff page, the PDF and the
+JSON-LD render that snapshot and keep showing the same numbers after the catalogue or the
+engine change; a new engine version re-renders cached PDFs."""
+
+from __future__ import annotations
+
+import json
+import re
+from io import BytesIO
+
+import pytest
+from django.contrib.auth.models import Group, User
+from django.core.cache import cache
+from django.urls import reverse
+from pypdf import PdfReader
+
+from selector.content.models import Switch
+from selector.domain import Answers, Recommendation
+from selector.leads.services import lead_create
+from selector.leads.snapshots import lead_recommendation
+from selector.planner.services import fresh
+from selector.reports import render as report_render
+from selector.reports.render import JSONLD_NAME
+from selector.reports.services import cache_key, report_data_for_lead, report_pdf
+from selector.staff.permissions import SALES_GROUP
+from selector.wizard.models import WizardSession
+
+pytestmark = pytest.mark.django_db
+
+ANSWERS = Answers(gpus=1024, nic_speed=400)
+CONTACT = {"name": "王建国", "company": "星河智算", "phone": "+8613800138000",
+           "email": "wang@example.cn", "role": "CTO", "timeline": "0-3m"}
+
+
+@pytest.fixture(autouse=True)
+def _cache():
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def lead(content):
+    ws = WizardSession.objects.create(answers=ANSWERS.to_dict())
+    lead, _ = lead_create(wizard_session=ws, answers=ANSWERS, contact=CONTACT,
+                          language="en")
+    return lead
+
+
+@pytest.fixture
+def staff_client(client):
+    from selector.staff.roles import ensure_roles
+    from django.apps import apps
+
+    ensure_roles(apps)
+    user = User.objects.create_user("sam", "sam@example.com", "pw-12345-abcde")
+    user.groups.add(Group.objects.get(name=SALES_GROUP))
+    client.force_login(user)
+    return client
+
+
+def _figures(rec: Recommendation) -> dict:
+    plan = rec.recommended.plan
+    return {"switch": plan.switch.model, "leaf": plan.leaf, "spine": plan.spine,
+            "switches": plan.switches, "modules": plan.modules, "cables": plan.cables,
+            "runner": rec.runner_up.plan.switches}
+
+
+def _change_the_world(monkeypatch):
+    """A catalogue edit that changes every plan (the SN5600 goes, the Arista stays, with
+    another priority) and a new engine version."""
+    Switch.objects.filter(key="nvidia-sn5600").update(is_active=False)
+    Switch.objects.filter(key="nvidia-qm9700").update(ports=32, cages=16)
+    monkeypatch.setattr("selector.domain.decision.ENGINE_VERSION", "2099.1.1")
+    monkeypatch.setattr("selector.reports.render.ENGINE_VERSION", "2099.1.1")
+
+
+def test_lead_create_freezes_one_versioned_snapshot(lead):
+    rec = Recommendation.from_dict(lead.sizing)
+    assert lead.sizing["snapshot_version"] == 1
+    assert rec == fresh(ANSWERS)
+    assert rec.engine_version == lead.engine_version
+    assert json.loads(json.dumps(lead.sizing)) == lead.sizing
+
+
+def test_staff_page_pdf_and_jsonld_keep_the_frozen_numbers(lead, staff_client, monkeypatch):
+    frozen = Recommendation.from_dict(lead.sizing)
+    figures = _figures(frozen)
+    _change_the_world(monkeypatch)
+    today = fresh(ANSWERS)
+    assert _figures(today) != figures, "the change must matter, or the test proves nothing"
+
+    lead.refresh_from_db()
+    assert _figures(lead_recommendation(lead)) == figures
+
+    page = staff_client.get(reverse("staff:lead_detail", args=[lead.public_id]),
+                            HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert figures["switch"] in page and today.recommended.plan.switch.model not in page
+    for key in ("switches", "modules"):
+        assert f"{figures[key]:,}" in page
+
+    pdf, data = report_pdf(lead, "en")
+    reader = PdfReader(BytesIO(pdf))
+    text = "\n".join(page.extract_text() or "" for page in reader.pages)
+    assert figures["switch"] in text
+    assert f"Leaf switches {figures['leaf']:,}" in text
+    assert f"Spine switches {figures['spine']:,}" in text
+    doc = json.loads(reader.attachments[JSONLD_NAME][0])
+    props = {p["propertyID"]: p["value"] for p in doc["additionalProperty"]}
+    assert props["recommended.switches"] == figures["switches"]
+    assert props["recommended.modules"] == figures["modules"]
+    assert props["runner_up.switches"] == figures["runner"]
+    # The web version of the report carries the same JSON-LD.
+    web = staff_client.get(reverse("reports:staff_web", args=[lead.public_id])).content.decode()
+    match = re.search(r'<script type="application/ld\+json">(.*?)</script>', web, re.S)
+    web_doc = json.loads(match.group(1))
+    assert {p["propertyID"]: p["value"] for p in web_doc["additionalProperty"]} == props
+
+
+def test_a_new_engine_version_re_renders_cached_pdfs(lead, monkeypatch):
+    data = report_data_for_lead(lead, "en")
+    before = cache_key(lead, data, report_render.report_version(data))
+    renders = []
+    real = report_render.html_to_pdf
+
+    def counting(*args, **kwargs):
+        renders.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr("selector.reports.services.html_to_pdf", counting)
+    report_pdf(lead, "en")
+    report_pdf(lead, "en")
+    assert len(renders) == 1  # cached
+    monkeypatch.setattr("selector.reports.render.ENGINE_VERSION", "2099.1.1")
+    after = cache_key(lead, data, report_render.report_version(data))
+    assert after != before
+    report_pdf(lead, "en")
+    assert len(renders) == 2  # the new engine renders again
+
+
+def test_a_first_release_lead_is_frozen_once_at_its_first_read(content):
+    ws = WizardSession.objects.create(answers=ANSWERS.to_dict())
+    lead, _ = lead_create(wizard_session=ws, answers=ANSWERS, contact=CONTACT,
+                          language="zh-hans")
+    old = {"recommended": {"leaf": 32, "spine": 16}, "tuning": None}
+    type(lead).objects.filter(pk=lead.pk).update(sizing=old)
+    lead.refresh_from_db()
+    rec = lead_recommendation(lead)
+    lead.refresh_from_db()
+    assert lead.sizing["snapshot_version"] == 1
+    assert lead.sizing["first_release_sizing"] == old
+    assert Recommendation.from_dict(lead.sizing) == rec
