@@ -2,6 +2,7 @@
 complete recommendation (decision, both fabrics with BOM, tuning) for 8, 1,024 and 100,000
 GPUs (issue 12), median over repeated runs."""
 
+import contextlib
 import itertools
 import statistics
 import time
@@ -43,10 +44,8 @@ def _rate(fn, items, seconds=1.0) -> float:
 def _recommend_and_size(answers: Answers) -> None:
     decision = decide(answers)
     for fabric in (decision.recommendation, decision.runner_up):
-        try:
+        with contextlib.suppress(LookupError, ValueError):
             plan_fabric(fabric, answers, DEFAULT_CATALOGUE)
-        except (LookupError, ValueError):
-            pass
 
 
 def _plan_ms(gpus: int, repeat: int = 25) -> float:

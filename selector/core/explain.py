@@ -8,7 +8,7 @@ translated text for pages, the API, e-mails and the PDF.
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, gettext_noop
+from django.utils.translation import gettext_lazy
 
 from selector.domain.decision import (
     DISTANCES,

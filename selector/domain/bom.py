@@ -213,7 +213,7 @@ class _Lines:
 
     def result(self) -> list[BomLine]:
         out = []
-        for (key, tier, end), (part, count, reach, _) in self.lines.items():
+        for (key, tier, end), (part, count, _reach, _) in self.lines.items():
             out.append(BomLine(key=key, kind=part.kind, tier=tier, vendor=part.vendor,
                                model=part.model, count=count, power_w=part.power_w,
                                reach_m=part.reach_m, source=part.source,

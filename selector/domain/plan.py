@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .bom import BomLine, Prices, Cost, bill_of_materials, cost_of
+from .bom import BomLine, Cost, Prices, bill_of_materials, cost_of
 from .catalogue import VENDOR_ANY, Catalogue, SwitchSpec
 from .decision import Answers, Fabric, select_rule
 from .sizing import FabricSize, FabricTooLarge, SizingError, leaf_shape, size_plane
@@ -308,9 +308,13 @@ def _planes(switch: SwitchSpec, ports: list[int], ports_per_nic: int, port_gbps:
 
 def _size_notes(sizes: list[FabricSize]) -> list[Note]:
     notes: list[Note] = []
-    for size in sizes[:1] if len({s.to_dict().__repr__() for s in sizes}) == 1 else sizes:
+    unique: list[FabricSize] = []
+    for size in sizes:
+        if size not in unique:
+            unique.append(size)
+    for size in unique:
         if size.tiers == 2:
-            for count, down, up in size.leaf_groups:
+            for count, _down, up in size.leaf_groups:
                 if up < size.spine:
                     notes.append(Note("partial_leaf_ecmp", {"leaves": count, "uplinks": up,
                                                             "spines": size.spine}))

@@ -85,7 +85,8 @@ MLX5 = Source(
     "port_buffer.c", _READ, "Linux mlx5 网卡驱动源代码（英文）")
 GUO_2016 = Source(
     "Guo et al., RDMA over Commodity Ethernet at Scale, ACM SIGCOMM 2016",
-    "https://doi.org/10.1145/2934872.2934908", _READ, "Guo 等，大规模商用以太网上的 RDMA（SIGCOMM 2016，英文）")
+    "https://doi.org/10.1145/2934872.2934908", _READ,
+    "Guo 等，大规模商用以太网上的 RDMA（SIGCOMM 2016，英文）")
 
 
 class TuningError(ValueError):

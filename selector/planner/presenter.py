@@ -34,8 +34,8 @@ from selector.domain import (
     TuningProfile,
 )
 from selector.planner import words
-from selector.planner.words import money, num, watts
 from selector.planner.diagram import fabric_svg
+from selector.planner.words import money, num, watts
 
 # Answer fields in the order the wizard asks them.
 ANSWER_ORDER = ("gpus", "gpus_per_server", "workload", "throughput_limited", "budget",

@@ -116,7 +116,7 @@ def remark(text: str) -> str:
 FAMILY_LABELS = {
     "nvidia-spectrum": gettext_lazy("NVIDIA Spectrum with Cumulus Linux (NVUE)"),
     "sonic-broadcom": gettext_lazy("SONiC on Broadcom Tomahawk 5"),
-    "nvidia-quantum": gettext_lazy("NVIDIA Quantum InfiniBand"),
+    "nvidia-quantum": "NVIDIA Quantum InfiniBand",
 }
 
 
@@ -141,8 +141,7 @@ def design_text(plan: FabricPlan) -> str:
 
 
 def gpu_links_text(plan: FabricPlan) -> str:
-    text = _("%(count)s × %(speed)sG") % {"count": _n(plan.links["gpu_leaf"]),
-                                          "speed": plan.port_gbps}
+    text = f"{_n(plan.links['gpu_leaf'])} × {plan.port_gbps}G"
     if plan.ports_per_nic > 1:
         text += " " + _("(%(ports)s per GPU: %(nic)sG per GPU)") % {
             "ports": plan.ports_per_nic, "nic": plan.gpu_link_gbps}
@@ -153,7 +152,7 @@ def uplinks_text(plan: FabricPlan) -> str:
     links = plan.links["leaf_spine"] + plan.links["spine_core"]
     if not links:
         return _("None (one switch per plane)")
-    return _("%(count)s × %(speed)sG") % {"count": _n(links), "speed": plan.uplink_gbps}
+    return f"{_n(links)} × {plan.uplink_gbps}G"
 
 
 def power_text(plan: FabricPlan) -> str:

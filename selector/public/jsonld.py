@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.conf import settings
-from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import translation
 from django.utils.html import format_html

@@ -4,7 +4,7 @@ the FAQ and comparison rows)."""
 
 from __future__ import annotations
 
-from selector.content.queries import comparison_rows, company, faq_entries
+from selector.content.queries import company, comparison_rows, faq_entries
 from selector.domain import Recommendation
 from selector.planner.presenter import present
 from selector.wizard.steps import STEPS

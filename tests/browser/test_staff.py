@@ -7,8 +7,8 @@ from django.contrib.auth.models import Group, User
 from django.core.management import call_command
 
 from selector.domain import Answers, Budget, Determinism, Workload, decide
-from selector.planner.services import freeze, fresh
 from selector.leads.models import Lead, LeadEvent
+from selector.planner.services import freeze, fresh
 from selector.staff.permissions import SALES_GROUP
 from selector.staff.roles import ensure_roles
 

@@ -28,7 +28,8 @@ def test_every_row_has_a_source_with_title_url_and_date():
 def test_a_row_without_a_source_is_refused():
     bad = dataclasses.replace(CAT.switches[0], sources=())
     assert Catalogue((bad,)).problems() == [f"{bad.key}: no source"]
-    untitled = dataclasses.replace(CAT.switches[0], sources=(Source("", "https://x", "2026-12-01"),))
+    untitled = dataclasses.replace(CAT.switches[0],
+                                   sources=(Source("", "https://x", "2026-12-01"),))
     assert "a source without a title" in Catalogue((untitled,)).problems()[0]
     undated = dataclasses.replace(CAT.parts[0], sources=(Source("Datasheet", "", ""),))
     assert "without the date" in Catalogue(CAT.switches, (undated,)).problems()[0]
@@ -56,7 +57,7 @@ def test_switches_you_can_order():
         ("NVIDIA", "Quantum-X800 Q3400-RA", "infiniband", 144, 800),
     }
     for s in CAT.switches:
-        assert s.asic and "Tomahawk 5" != s.model  # a switch, never a chip
+        assert s.asic and s.model != "Tomahawk 5"  # a switch, never a chip
         assert s.technology in ("ethernet", "infiniband")
         assert s.cage_gbps in (800, 1600)
         assert all(s.port_speed_gbps % b == 0 for b in s.breakout)

@@ -176,7 +176,7 @@ def test_partly_filled_leaves_get_the_ecmp_note():
     notes = set()
     for gpus in range(520, 2100, 8):
         p = plan(Fabric.INFINIBAND, gpus)
-        for count, size in p.planes:
+        for _count, size in p.planes:
             if size.tiers == 2 and any(up < size.spine for _, _, up in size.leaf_groups):
                 assert p.has_note("partial_leaf_ecmp"), gpus
                 notes.add(gpus)
@@ -293,7 +293,7 @@ def check_plane(ports: list[int], native_ports: int, native: int, gpu: int, up: 
     if size.tiers == 1:
         assert total <= shape.single and size.switches == 1 and size.spine == size.core == 0
         return size
-    for count, down, uplinks in size.leaf_groups:
+    for _count, down, uplinks in size.leaf_groups:
         assert 1 <= down <= shape.leaf_down
         assert uplinks <= shape.leaf_up
         # non-blocking: uplink bandwidth covers the GPU links

@@ -49,8 +49,9 @@ def lead(content):
 
 @pytest.fixture
 def staff_client(client):
-    from selector.staff.roles import ensure_roles
     from django.apps import apps
+
+    from selector.staff.roles import ensure_roles
 
     ensure_roles(apps)
     user = User.objects.create_user("sam", "sam@example.com", "pw-12345-abcde")
