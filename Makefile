@@ -11,10 +11,13 @@ PYTHON ?= $(shell command -v python3.13 || ls -d $$HOME/.pyenv/versions/3.13*/bi
 # fonts, Chromium for the browser tests, gettext for translations, poppler for PDF previews,
 # Redis for the shared cache of `make serve-prod`.
 DEB_PACKAGES := libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-noto-cjk chromium gettext poppler-utils redis-server
+# Tests only: LibreOffice Calc (headless) opens the staff exports as a spreadsheet user
+# would (tests/staff/test_export_spreadsheet.py); about 260 MB, no GUI.
+DEV_DEB_PACKAGES := libreoffice-calc-nogui
 PO_FILES := $(shell find selector -path '*/LC_MESSAGES/*' -name django.po)
 MO_FILES := $(PO_FILES:.po=.mo)
 
-.PHONY: help install install-dev system-deps run test bench lint fmt messages report-screenshots serve-prod load pdf-soak
+.PHONY: help install install-dev system-deps dev-system-deps run test bench lint fmt messages report-screenshots serve-prod load pdf-soak
 
 help:
 	@echo "make run    - install, migrate, load content, serve on http://127.0.0.1:$(PORT)/"
@@ -26,7 +29,10 @@ help:
 
 install: system-deps $(VENV)/.installed $(MO_FILES)
 
-install-dev: install $(VENV)/.installed-dev
+install-dev: install dev-system-deps $(VENV)/.installed-dev
+
+dev-system-deps:
+	@$(MAKE) --no-print-directory system-deps DEB_PACKAGES="$(DEV_DEB_PACKAGES)" APT_OPTS=--no-install-recommends
 
 system-deps:
 	@missing=""; for p in $(DEB_PACKAGES); do \
@@ -35,7 +41,7 @@ system-deps:
 	if [ -n "$$missing" ]; then \
 	  echo "Installing Debian packages:$$missing"; \
 	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(APT_OPTS) $$missing; \
 	fi
 
 $(PY):

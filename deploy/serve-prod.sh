@@ -47,6 +47,8 @@ $PY manage.py collectstatic --noinput -v0
 
 worker_pid=""
 if [ "$TASKS_BACKEND" = database ]; then
+  # The sales workspace's recurring tick (SLA escalations, daily digests); idempotent.
+  $PY manage.py staff_tick --schedule
   $PY manage.py db_worker &
   worker_pid=$!
 fi

@@ -222,7 +222,11 @@ _mail_backend = {
     "locmem": "django.core.mail.backends.locmem.EmailBackend",
 }.get(_mail_backend, _mail_backend)
 _mail_options = {}
-if _mail_backend.endswith("smtp.EmailBackend"):
+# EMAIL_BACKEND=file writes each message to a file in EMAIL_FILE_PATH (development, tests).
+if _mail_backend == "file":
+    _mail_backend = "django.core.mail.backends.filebased.EmailBackend"
+    _mail_options = {"file_path": env_str("EMAIL_FILE_PATH", str(BASE_DIR / "sent-mail"))}
+elif _mail_backend.endswith("smtp.EmailBackend"):
     _mail_options = {
         "host": env_str("EMAIL_HOST", "localhost"),
         "port": env_int("EMAIL_PORT", 25, minimum=1, maximum=65535),
@@ -314,3 +318,17 @@ TASK_RESULT_RETENTION_DAYS = env_int("TASK_RESULT_RETENTION_DAYS", 30, minimum=1
 LEAD_MIN_FILL_SECONDS = env_int("LEAD_MIN_FILL_SECONDS", 3, minimum=0)
 LEAD_RATE_LIMIT = env_int("LEAD_RATE_LIMIT", 10, minimum=0)  # submissions per window; 0 = off
 LEAD_RATE_WINDOW_SECONDS = env_int("LEAD_RATE_WINDOW_SECONDS", 3600, minimum=1)
+
+# Sales workspace (selector.staff): the working calendar of the first-contact SLA
+# (selector.leads.worktime), reminders and digests.
+WORK_HOURS = env_str("WORK_HOURS", "09:00-12:00,13:30-18:00")
+WORK_DAYS = [int(d) if d.isdigit() else 0 for d in env_list("WORK_DAYS", ["1", "2", "3", "4", "5"])]
+if not WORK_DAYS or any(d not in range(1, 8) for d in WORK_DAYS):
+    raise ImproperlyConfigured("WORK_DAYS must list ISO weekdays 1 (Monday) to 7")
+WORK_HOLIDAYS = env_list("WORK_HOLIDAYS", [])  # 2026-10-01..2026-10-08,2027-01-01
+WORK_EXTRA_DAYS = env_list("WORK_EXTRA_DAYS", [])  # weekend days worked (调休)
+LEAD_SLA = env_str("LEAD_SLA", "hot=1h,warm=1d,cold=3d")
+# Daily digest (local time) for each rep (due and overdue follow-ups) and the managers.
+STAFF_DIGEST_TIME = env_str("STAFF_DIGEST_TIME", "08:30")
+# Open leads with no activity for this many days are "stale" in the manager's view.
+STAFF_STALE_DAYS = env_int("STAFF_STALE_DAYS", 14, minimum=1)

@@ -1,6 +1,14 @@
-from django.contrib import admin
+"""Leads in the Django admin: read-only for everyone but superusers, and even a superuser's
+edit leaves a trace on the lead's timeline (status and owner changes as the same events
+the workspace writes, other fields as "edited in the admin" with the field names). The
+owner drop-down offers sales-role users only. Deletion happens in /staff/ only."""
 
-from selector.leads.models import Lead, LeadEvent
+from django.contrib import admin
+from django.contrib.auth import get_user_model
+
+from selector.leads.models import DuplicateFlag, Lead, LeadEvent
+
+SALES_ROLES = ("sales", "managers")  # the role groups (selector.staff.permissions)
 
 
 class LeadEventInline(admin.TabularInline):
@@ -9,6 +17,9 @@ class LeadEventInline(admin.TabularInline):
     fields = ("created_at", "kind", "actor", "data")
     readonly_fields = fields
     can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
 
 
 @admin.register(Lead)
@@ -20,11 +31,64 @@ class LeadAdmin(admin.ModelAdmin):
     readonly_fields = ("public_id", "report_number", "wizard_session", "answers",
                        "recommendation", "rule", "engine_version", "sizing",
                        "consent_given_at", "consent_notice_version", "consent_user_agent",
-                       "created_at", "updated_at")
+                       "created_at", "updated_at", "merged_into", "first_contact_at",
+                       "first_contact_by", "sla_due", "last_activity_at")
     inlines = [LeadEventInline]
+
+    def has_change_permission(self, request, obj=None):
+        # Managers and staff editors may look; changes go through /staff/ (services with
+        # role checks and timeline events). Only a superuser may correct a row here.
+        return request.user.is_active and request.user.is_superuser
 
     def has_delete_permission(self, request, obj=None):
         # A lead is deleted only on the customer's request, in /staff/ (managers):
         # selector.staff.services.lead_delete_on_request removes the report and keeps the
         # anonymous LeadDeletion record, which a plain admin delete would skip.
+        return False
+
+    def has_add_permission(self, request):
+        return False
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        if db_field.name == "owner":
+            kwargs["queryset"] = get_user_model().objects.filter(
+                is_active=True, groups__name__in=SALES_ROLES).distinct().order_by("username")
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        if not change:
+            return
+        changed = list(form.changed_data)
+        initial = form.initial
+        if "status" in changed:
+            LeadEvent.objects.create(lead=obj, kind=LeadEvent.Kind.STATUS_CHANGED,
+                                     actor=request.user,
+                                     data={"from": initial.get("status"), "to": obj.status,
+                                           "via": "admin"})
+            changed.remove("status")
+        if "owner" in changed:
+            User = get_user_model()
+            old = User.objects.filter(pk=initial.get("owner")).first()
+            LeadEvent.objects.create(lead=obj, kind=LeadEvent.Kind.OWNER_CHANGED,
+                                     actor=request.user,
+                                     data={"from": old.get_username() if old else None,
+                                           "to": obj.owner.get_username() if obj.owner
+                                           else None, "via": "admin"})
+            changed.remove("owner")
+        if changed:
+            LeadEvent.objects.create(lead=obj, kind=LeadEvent.Kind.EDITED, actor=request.user,
+                                     data={"fields": sorted(changed)})
+
+
+@admin.register(DuplicateFlag)
+class DuplicateFlagAdmin(admin.ModelAdmin):
+    list_display = ("lead", "other", "reasons", "similarity", "dismissed_at", "created_at")
+    readonly_fields = ("lead", "other", "reasons", "similarity", "dismissed_at",
+                       "dismissed_by", "created_at")
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
         return False

@@ -8,8 +8,9 @@ import uuid
 
 from django.conf import settings
 from django.db import models
+from django.db.models import Case, Value, When
 from django.db.models.fields.json import KT
-from django.db.models.functions import Cast
+from django.db.models.functions import Cast, Lower
 from django.utils.translation import gettext_lazy as _
 
 
@@ -27,12 +28,43 @@ class Score(models.TextChoices):
 
 
 class Status(models.TextChoices):
+    """In pipeline order: the order of this list is the order everywhere (filters, sorts,
+    the lead page's pipeline, the manager's pipeline)."""
+
     NEW = "new", _("New")
     CONTACTED = "contacted", _("Contacted")
     QUALIFIED = "qualified", _("Qualified")
     PROPOSAL = "proposal", _("Proposal")
     WON = "won", _("Won")
     LOST = "lost", _("Lost")
+
+
+OPEN_STATUSES = (Status.NEW, Status.CONTACTED, Status.QUALIFIED, Status.PROPOSAL)
+
+
+class LostReason(models.TextChoices):
+    PRICE = "price", _("Price")
+    COMPETITOR = "competitor", _("Chose a competitor")
+    NO_BUDGET = "no_budget", _("No budget")
+    NO_PROJECT = "no_project", _("Project cancelled or postponed")
+    NO_RESPONSE = "no_response", _("No response")
+    NOT_A_FIT = "not_a_fit", _("Not a fit (requirements)")
+    DUPLICATE = "duplicate", _("Duplicate or test submission")
+    OTHER = "other", _("Other")
+
+
+class NextActionKind(models.TextChoices):
+    CALL = "call", _("Call")
+    WECHAT = "wechat", _("WeChat")
+    EMAIL = "email", _("E-mail")
+    VISIT = "visit", _("Visit")
+    QUOTE = "quote", _("Quote")
+
+
+def _rank(field: str, values) -> Case:
+    """An immutable CASE giving each choice its position (stored generated column)."""
+    return Case(*(When(**{field: v}, then=Value(i)) for i, v in enumerate(values)),
+                default=Value(len(values)), output_field=models.SmallIntegerField())
 
 
 class Lead(models.Model):
@@ -47,6 +79,8 @@ class Lead(models.Model):
 
     name = models.CharField(_("name"), max_length=100)
     company = models.CharField(_("company"), max_length=200)
+    # The company name as duplicate matching compares it (selector.leads.duplicates).
+    company_key = models.CharField(max_length=200, blank=True, editable=False)
     # A phone number or a WeChat ID (or both); e-mail, role and timeline are optional.
     phone = models.CharField(_("phone"), max_length=16, blank=True)  # normalised, E.164
     email = models.EmailField(_("e-mail"), max_length=254, blank=True)
@@ -75,6 +109,14 @@ class Lead(models.Model):
     score = models.CharField(_("score"), max_length=10, choices=Score.choices)
     status = models.CharField(_("status"), max_length=20, choices=Status.choices,
                               default=Status.NEW)
+    # Sort keys as stored generated columns with their indexes: hot > warm > cold and the
+    # pipeline order, so "sort by score/status" is an index walk, not a sort of every row.
+    score_rank = models.GeneratedField(expression=_rank("score", Score.values),
+                                       output_field=models.SmallIntegerField(),
+                                       db_persist=True)
+    status_rank = models.GeneratedField(expression=_rank("status", Status.values),
+                                        output_field=models.SmallIntegerField(),
+                                        db_persist=True)
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True,
                               blank=True, related_name="leads", verbose_name=_("owner"))
 
@@ -92,6 +134,29 @@ class Lead(models.Model):
     utm_term = models.CharField(max_length=100, blank=True)
     utm_content = models.CharField(max_length=100, blank=True)
 
+    # The sales workspace (selector.staff.services writes these; see its docstring).
+    next_action_kind = models.CharField(_("next action"), max_length=10, blank=True,
+                                        choices=NextActionKind.choices)
+    next_action_due = models.DateTimeField(_("next action due"), null=True, blank=True)
+    next_action_note = models.CharField(_("next action note"), max_length=300, blank=True)
+    # First-contact SLA: the deadline is fixed at creation from the score and the working
+    # calendar (selector.staff.worktime); first_contact_at is the first logged contact.
+    sla_due = models.DateTimeField(_("first contact due"), null=True, blank=True)
+    first_contact_at = models.DateTimeField(_("first contact at"), null=True, blank=True)
+    first_contact_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="+", verbose_name=_("first contact by"))
+    last_activity_at = models.DateTimeField(_("last activity"), null=True, blank=True)
+    lost_reason = models.CharField(_("lost reason"), max_length=20, blank=True,
+                                   choices=LostReason.choices)
+    deal_value = models.DecimalField(_("deal value (CNY)"), max_digits=14, decimal_places=2,
+                                     null=True, blank=True)
+    # A merged duplicate stays as a pointer to the lead that survived (its customer links
+    # and its wizard session keep working); lists and searches leave pointers out.
+    merged_into = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True,
+                                    related_name="merged_leads",
+                                    verbose_name=_("merged into"))
+
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
 
@@ -108,6 +173,17 @@ class Lead(models.Model):
             models.Index(fields=["language"], name="lead_language_idx"),
             models.Index(fields=["utm_source"], name="lead_utm_source_idx"),
             models.Index(fields=["gpus", "-created_at"], name="lead_gpus_created_idx"),
+            models.Index(fields=["score_rank", "-created_at", "-id"], name="lead_score_rank_idx"),
+            models.Index(fields=["status_rank", "-created_at", "-id"],
+                         name="lead_status_rank_idx"),
+            # My day and the reminders: a rep's open follow-ups by due time.
+            models.Index(fields=["owner", "next_action_due"], name="lead_owner_due_idx",
+                         condition=models.Q(next_action_due__isnull=False)),
+            # SLA: leads nobody has contacted yet, by deadline.
+            models.Index(fields=["sla_due"], name="lead_sla_open_idx",
+                         condition=models.Q(first_contact_at__isnull=True)),
+            models.Index(Lower("email"), name="lead_email_lower_idx"),
+            models.Index(fields=["phone"], name="lead_phone_idx"),
         ]
 
     def __str__(self) -> str:
@@ -125,6 +201,14 @@ class LeadEvent(models.Model):
         NOTIFICATION_FAILED = "notification_failed", _("Notification failed")
         REPORT_EMAILED = "report_emailed", _("Report e-mailed to the customer")
         REPORT_EMAIL_FAILED = "report_email_failed", _("Report e-mail failed")
+        ACTIVITY = "activity", _("Activity")
+        NEXT_ACTION_SET = "next_action_set", _("Next action set")
+        NEXT_ACTION_CLEARED = "next_action_cleared", _("Next action cleared")
+        REMINDED = "reminded", _("Reminder sent")
+        SLA_BREACHED = "sla_breached", _("First-contact SLA breached")
+        DUPLICATE_FLAGGED = "duplicate_flagged", _("Possible duplicate")
+        MERGED = "merged", _("Merged")
+        EDITED = "edited", _("Edited in the admin")
 
     lead = models.ForeignKey(Lead, on_delete=models.CASCADE, related_name="events")
     kind = models.CharField(_("kind"), max_length=30, choices=Kind.choices)
@@ -141,3 +225,28 @@ class LeadEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.lead_id} {self.kind}"
+
+
+class DuplicateFlag(models.Model):
+    """"``lead`` may be a duplicate of ``other``", found when ``lead`` was created
+    (selector.leads.duplicates). One row flags both leads; managers merge or dismiss it."""
+
+    lead = models.ForeignKey(Lead, on_delete=models.CASCADE, related_name="duplicate_flags")
+    other = models.ForeignKey(Lead, on_delete=models.CASCADE, related_name="+")
+    # Which facts matched: "phone", "email", "company" (with its similarity).
+    reasons = models.JSONField(default=list)
+    similarity = models.FloatField(null=True, blank=True)
+    dismissed_at = models.DateTimeField(null=True, blank=True)
+    dismissed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL,
+                                     null=True, blank=True, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("possible duplicate")
+        verbose_name_plural = _("possible duplicates")
+        constraints = [models.UniqueConstraint(fields=["lead", "other"],
+                                               name="duplicateflag_pair")]
+        indexes = [models.Index(fields=["other"], name="duplicateflag_other_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.lead_id} ~ {self.other_id}"

@@ -1,5 +1,8 @@
 """What sales receive about a new lead: the e-mail and the group-robot webhook payload.
 
+Every message carries the deep link to the lead's staff page and human labels in the
+lead's language (the e-mail: both languages).
+
 Webhook privacy decision: a WeCom / DingTalk / Feishu group is read by more people than the
 sales mailbox and its messages are stored by a third party, so the webhook carries no
 personal data: only the report number, score, company name, recommendation, cluster size,
@@ -12,13 +15,18 @@ from __future__ import annotations
 import json
 import re
 import urllib.request
+from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import translation
+from django.utils.translation import gettext as _
 
+from selector.core.explain import FABRIC_SHORT
+from selector.domain import Fabric
 from selector.leads.models import Lead
 
 WEBHOOK_HOSTS = {
@@ -44,6 +52,24 @@ def _plain(value: str, limit: int = 80) -> str:
     return _MARKDOWN.sub(" ", value or "")[:limit].strip()
 
 
+def staff_url(lead: Lead) -> str:
+    """The deep link to the lead's page in the sales workspace."""
+    return settings.SITE_URL + reverse("staff:lead_detail", args=[lead.public_id])
+
+
+def labels(lead: Lead) -> dict:
+    """The lead's codes as words, in the active language."""
+    try:
+        recommendation = str(FABRIC_SHORT[Fabric(lead.recommendation)])
+    except ValueError:
+        recommendation = lead.recommendation
+    return {"score": str(lead.get_score_display()),
+            "timeline": str(lead.get_timeline_display()),
+            "language": dict(settings.LANGUAGES).get(lead.language, lead.language),
+            "recommendation": recommendation,
+            "status": str(lead.get_status_display())}
+
+
 def summary(lead: Lead) -> dict:
     """The non-personal facts about a lead that may leave for a chat group."""
     return {
@@ -55,38 +81,90 @@ def summary(lead: Lead) -> dict:
         "timeline": lead.timeline,
         "language": lead.language,
         "utm_source": lead.utm_source,
+        "url": staff_url(lead),
     }
 
 
-def webhook_payload(lead: Lead, kind: str) -> dict:
-    facts = summary(lead)
-    with translation.override("zh-hans"):
+@dataclass(frozen=True)
+class Message:
+    """One group-robot message: a title, plain lines (user text already made plain), the
+    link to open, and whom to @mention (mobile numbers; names for the text)."""
+
+    title: str
+    lines: tuple[str, ...]
+    link: str
+    link_text: str
+    mobiles: tuple[str, ...] = ()
+    names: tuple[str, ...] = ()
+    event: str = "lead.created"
+    facts: dict = field(default_factory=dict)
+
+
+def new_lead_message(lead: Lead) -> Message:
+    """The new-lead message in the lead's language, with human labels and the deep link."""
+    with translation.override(lead.language):
+        words = labels(lead)
+        title = _("New lead %(number)s (%(score)s)") % {
+            "number": lead.report_number, "score": words["score"]}
         lines = [
-            f"新线索 New lead {facts['report_number']} ({lead.get_score_display()})",
-            f"公司 Company: {_plain(facts['company'])}",
-            f"推荐 Recommendation: {facts['recommendation']} · GPU: {facts['gpus']}",
-            f"时间 Timeline: {lead.get_timeline_display()} · {facts['language']}",
+            _("Company: %(company)s") % {"company": _plain(lead.company)},
+            _("Recommendation: %(fabric)s · %(gpus)s GPUs") % {
+                "fabric": words["recommendation"], "gpus": lead.answers.get("gpus")},
+            _("Timeline: %(timeline)s · language: %(language)s") % {
+                "timeline": words["timeline"], "language": words["language"]},
         ]
-    if facts["utm_source"]:
-        lines.append(f"来源 Source: {_plain(facts['utm_source'])}")
-    text = "\n".join(lines)
-    title = f"新线索 New lead {facts['report_number']}"
+        if lead.utm_source:
+            lines.append(_("Source: %(source)s") % {"source": _plain(lead.utm_source)})
+        duplicates = list(lead.duplicate_flags.select_related("other")[:3])
+        if duplicates:
+            lines.append(_("Possible duplicate of %(numbers)s") % {
+                "numbers": ", ".join(f.other.report_number for f in duplicates)})
+        link_text = str(_("Open the lead"))
+    return Message(title=str(title), lines=tuple(str(x) for x in lines),
+                   link=staff_url(lead), link_text=link_text, facts=summary(lead))
+
+
+def payload(message: Message, kind: str) -> dict:
+    """The robot's JSON. Mentions: WeCom text messages take ``mentioned_mobile_list``
+    (its markdown messages cannot mention by mobile); DingTalk takes ``at.atMobiles`` and
+    needs "@<mobile>" in the text; Feishu's custom robots mention only by open_id/user_id,
+    which this site does not know, so there the name is written as plain text."""
+    mention_text = " ".join(f"@{_plain(n, 40)}" for n in message.names)
+    body = "\n".join(message.lines)
     if kind == "wecom":
-        return {"msgtype": "markdown", "markdown": {"content": text}}
+        content = "\n".join(x for x in (message.title, body, f"{message.link_text}: "
+                                          f"{message.link}") if x)
+        text = {"content": content}
+        if message.mobiles:
+            text["mentioned_mobile_list"] = list(message.mobiles)
+        return {"msgtype": "text", "text": text}
     if kind == "dingtalk":
-        return {"msgtype": "markdown", "markdown": {"title": title, "text": text}}
+        at_line = " ".join(f"@{m}" for m in message.mobiles)
+        text = "\n\n".join(x for x in (
+            f"#### {message.title}", body.replace("\n", "\n\n"),
+            f"[{message.link_text}]({message.link})", at_line) if x)
+        return {"msgtype": "markdown", "markdown": {"title": message.title, "text": text},
+                "at": {"atMobiles": list(message.mobiles), "isAtAll": False}}
     if kind == "feishu":
+        text = "\n".join(x for x in (message.title, body, mention_text,
+                                       f"{message.link_text}: {message.link}") if x)
         return {"msg_type": "text", "content": {"text": text}}
-    return {"event": "lead.created", "lead": facts, "text": text}
+    return {"event": message.event, "lead": message.facts, "title": message.title,
+            "text": body, "url": message.link, "mentions": list(message.mobiles)}
 
 
-def post_webhook(lead: Lead) -> None:
-    """POST the summary; raises on a network error, an HTTP error or a robot's error code."""
+def webhook_payload(lead: Lead, kind: str) -> dict:
+    return payload(new_lead_message(lead), kind)
+
+
+def post_message(message: Message) -> None:
+    """POST a message to LEAD_WEBHOOK_URL; raises on a network error, an HTTP error or a
+    robot's error code."""
     url = settings.LEAD_WEBHOOK_URL
     if urlsplit(url).scheme not in {"http", "https"}:
         raise ValueError("LEAD_WEBHOOK_URL must be http(s)")
     kind = webhook_kind(url)
-    body = json.dumps(webhook_payload(lead, kind), ensure_ascii=False).encode()
+    body = json.dumps(payload(message, kind), ensure_ascii=False).encode()
     request = urllib.request.Request(  # noqa: S310 (scheme checked above)
         url, data=body, method="POST",
         headers={"Content-Type": "application/json; charset=utf-8"})
@@ -103,18 +181,23 @@ def post_webhook(lead: Lead) -> None:
             raise RuntimeError(f"webhook answered error code {code}")
 
 
+def post_webhook(lead: Lead) -> None:
+    """The new-lead message to the group robot."""
+    post_message(new_lead_message(lead))
+
+
 def send_email(lead: Lead) -> None:
     """Bilingual (Chinese first) plain text + HTML e-mail to SALES_NOTIFY_EMAILS. User text
     is escaped by the HTML template; the subject carries no user text (no header tricks)."""
-    context = {"lead": lead, "site_url": settings.SITE_URL}
+    context = {"lead": lead, "site_url": settings.SITE_URL, "url": staff_url(lead),
+               "duplicates": [f.other.report_number for f in
+                              lead.duplicate_flags.select_related("other")[:3]]}
     with translation.override("zh-hans"):
-        context["score_zh"] = lead.get_score_display()
-        context["timeline_zh"] = lead.get_timeline_display()
+        context["zh"] = labels(lead)
     with translation.override("en"):
-        context["score_en"] = lead.get_score_display()
-        context["timeline_en"] = lead.get_timeline_display()
-    subject = (f"新线索 New lead {lead.report_number} · {context['score_zh']} "
-               f"{context['score_en']} · {lead.recommendation}")
+        context["en"] = labels(lead)
+    subject = (f"新线索 New lead {lead.report_number} · {context['zh']['score']} "
+               f"{context['en']['score']} · {context['zh']['recommendation']}")
     message = EmailMultiAlternatives(
         subject=subject,
         body=render_to_string("leads/email/new_lead.txt", context),

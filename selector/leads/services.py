@@ -15,6 +15,7 @@ from django_tasks_db.models import DBTaskResult
 
 from selector.core.siteurl import site_url as default_site_url
 from selector.domain import Answers
+from selector.leads import duplicates, worktime
 from selector.leads.models import Lead, LeadEvent
 from selector.leads.privacy import PRIVACY_NOTICE_VERSION
 from selector.leads.scoring import score_lead
@@ -78,6 +79,7 @@ def lead_create(
         rec = fresh(answers)
         decision = rec.decision
         now = timezone.now()
+        score = score_lead(answers, contact["timeline"])
         lead = Lead(
             wizard_session_id=wizard_session.pk,
             report_number=new_report_number(now),
@@ -87,7 +89,9 @@ def lead_create(
             rule=decision.rule,
             engine_version=decision.engine_version,
             sizing=freeze(rec),
-            score=score_lead(answers, contact["timeline"]),
+            score=score,
+            sla_due=worktime.sla_due(score, now),
+            company_key=duplicates.company_key(contact.get("company", "")),
             consent_given_at=now,
             consent_notice_version=PRIVACY_NOTICE_VERSION,
             consent_user_agent=(user_agent or "")[:500],
@@ -113,6 +117,7 @@ def lead_create(
             lead.save(force_insert=True)
         LeadEvent.objects.create(lead=lead, kind=LeadEvent.Kind.CREATED,
                                  data={"score": lead.score, "language": language})
+        duplicates.flag(lead)
         public_id = str(lead.public_id)
         base_url = site_url or default_site_url()
         transaction.on_commit(lambda: _after_commit(public_id, base_url), robust=True)

@@ -13,13 +13,42 @@ from __future__ import annotations
 
 import functools
 import uuid
+from urllib.parse import urlsplit
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
+from django_htmx.http import HttpResponseClientRedirect
 
 from selector.leads.models import Lead
 from selector.staff import permissions
+
+
+def login_redirect(request):
+    """Send a signed-out (or timed-out) user to the login page. An htmx request gets
+    ``HX-Redirect`` so the whole page goes there (with the page's own URL as ``next``),
+    instead of the login page's HTML being swapped into (or selected out of) a fragment,
+    which left an empty list behind. StaffSessionMiddleware answers through this too.
+    Read from the headers, so it works before HtmxMiddleware has run."""
+    if request.headers.get("HX-Request") == "true":
+        current = urlsplit(request.headers.get("HX-Current-URL", ""))
+        target = request.get_full_path()
+        if current.path and (not current.netloc or current.netloc == request.get_host()):
+            target = current.path + (f"?{current.query}" if current.query else "")
+        return HttpResponseClientRedirect(redirect_to_login(target)["Location"])
+    if request.method not in ("GET", "HEAD"):
+        # After logging in, go back to the page the form was on (a POST-only URL such as
+        # .../take/ would answer 405 to the GET that follows the login).
+        return redirect_to_login(_same_site_referer(request) or "/staff/")
+    return redirect_to_login(request.get_full_path())
+
+
+def _same_site_referer(request) -> str:
+    referer = urlsplit(request.headers.get("Referer", ""))
+    if referer.netloc and referer.netloc != request.get_host():
+        return ""
+    path = referer.path + (f"?{referer.query}" if referer.query else "")
+    return path if path.startswith(("/staff/", "/en/staff/")) else ""
 
 
 def staff_required(view):
@@ -28,7 +57,7 @@ def staff_required(view):
         # The session's idle and absolute lifetime are enforced for every request by
         # selector.staff.middleware.StaffSessionMiddleware.
         if not request.user.is_authenticated:
-            return redirect_to_login(request.get_full_path())
+            return login_redirect(request)
         if not permissions.is_staff_member(request.user):
             raise Http404
         return view(request, *args, **kwargs)

@@ -1,6 +1,10 @@
+"""The workspace's own records in the admin: login throttles, read-only audit trails
+(deletions on request, exports) and the staff profiles (mobile number for @mentions,
+language)."""
+
 from django.contrib import admin
 
-from selector.staff.models import LoginThrottle
+from selector.staff.models import ExportLog, LeadDeletion, LoginThrottle, StaffProfile
 
 
 @admin.register(LoginThrottle)
@@ -17,3 +21,34 @@ class LoginThrottleAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None):
         return False
+
+
+class _ReadOnly(admin.ModelAdmin):
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(LeadDeletion)
+class LeadDeletionAdmin(_ReadOnly):
+    list_display = ("deleted_at", "actor", "lead_created_on", "recommendation", "score",
+                    "status", "utm_source", "reason")
+    list_filter = ("recommendation", "score", "status")
+
+
+@admin.register(ExportLog)
+class ExportLogAdmin(_ReadOnly):
+    list_display = ("created_at", "actor", "format", "filters", "row_count", "finished")
+    list_filter = ("format",)
+
+
+@admin.register(StaffProfile)
+class StaffProfileAdmin(admin.ModelAdmin):
+    list_display = ("user", "mobile", "language")
+    search_fields = ("user__username", "mobile")
+    readonly_fields = ("digest_sent_on",)

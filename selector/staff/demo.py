@@ -15,7 +15,17 @@ from django.utils import timezone
 
 from selector.content.models import PriceList, Switch
 from selector.domain import DEFAULT_CATALOGUE, Answers, Budget, Determinism, Workload, recommend
-from selector.leads.models import Lead, LeadEvent, Status, Timeline
+from selector.leads import worktime
+from selector.leads.duplicates import company_key
+from selector.leads.models import (
+    OPEN_STATUSES,
+    Lead,
+    LeadEvent,
+    LostReason,
+    NextActionKind,
+    Status,
+    Timeline,
+)
 from selector.leads.privacy import PRIVACY_NOTICE_VERSION
 from selector.leads.scoring import score_lead
 from selector.staff import rollup
@@ -125,8 +135,39 @@ def _answers(rng) -> Answers:
                    throughput_limited=rng.random() < 0.4, nic_speed=nic)
 
 
+def _workspace(rng, *, status: str, score: str, lead_at, now, owners, cal) -> dict:
+    """A plausible state of the sales work on a demo lead: owner (new leads are often
+    unassigned), SLA deadline, first contact, last activity, next action, lost reason or
+    deal value. ``owners``: user ids to spread the leads over (none: all unassigned)."""
+    owner = None
+    if owners and (status != Status.NEW.value or rng.random() < 0.5):
+        owner = rng.choice(owners)
+    sla = cal.add(lead_at, worktime.sla_minutes(score, cal) or 0)
+    first = None
+    if status != Status.NEW.value and owner is not None:
+        first = min(lead_at + timedelta(minutes=rng.choice([8, 25, 50, 90, 240, 900, 2900])),
+                    now)
+    last = first
+    if first is not None and rng.random() < 0.6:
+        last = min(first + timedelta(days=rng.uniform(0, 30)), now)
+    open_ = status in {s.value for s in OPEN_STATUSES}
+    due = None
+    if open_ and owner is not None and rng.random() < 0.5:
+        due = now + timedelta(hours=rng.uniform(-72, 120))
+    return {
+        "owner_id": owner, "sla_due": sla, "first_contact_at": first,
+        "first_contact_by_id": owner if first else None, "last_activity_at": last,
+        "next_action_kind": rng.choice(NextActionKind.values) if due else "",
+        "next_action_due": due, "next_action_note": "",
+        "lost_reason": rng.choice(LostReason.values) if status == Status.LOST.value else "",
+        "deal_value": rng.choice([180_000, 450_000, 1_200_000, 3_600_000])
+        if status == Status.WON.value else None,
+        "merged_into_id": None,
+    }
+
+
 def seed(*, leads: int, sessions: int = 0, months: int = 12, seed: int | None = None,
-         en_every: int | None = None, now=None) -> tuple[int, int]:
+         en_every: int | None = None, now=None, owners=()) -> tuple[int, int]:
     """Create ``leads`` leads (each with its wizard session and "created" event) and enough
     other sessions to make ``sessions`` in total. ``en_every=k`` makes exactly every k-th
     lead English (the bench exports an exact number of rows with it). Returns (leads,
@@ -134,6 +175,8 @@ def seed(*, leads: int, sessions: int = 0, months: int = 12, seed: int | None = 
     minute on an idle machine); elsewhere with bulk_create."""
     rng = random.Random(seed)
     now = now or timezone.now()
+    cal = worktime.calendar()
+    owners = list(owners)
     span = timedelta(days=30 * months).total_seconds()
     sizing = _Sizing()
     used_numbers: set[str] = set()
@@ -192,8 +235,11 @@ def seed(*, leads: int, sessions: int = 0, months: int = 12, seed: int | None = 
                     "language": language, "answers": answers_json,
                     "recommendation": decision.recommendation.value, "rule": decision.rule,
                     "engine_version": decision.engine_version, "sizing": snapshot,
-                    "score": score_lead(answers, timeline).value,
-                    "status": _weighted(rng, STATUS_WEIGHTS).value, "owner_id": None,
+                    "score": (score := score_lead(answers, timeline).value),
+                    "status": (status := _weighted(rng, STATUS_WEIGHTS).value),
+                    "company_key": company_key(company),
+                    **_workspace(rng, status=status, score=score, lead_at=lead_at, now=now,
+                                 owners=owners, cal=cal),
                     "consent_given_at": lead_at,
                     "consent_notice_version": PRIVACY_NOTICE_VERSION,
                     "consent_user_agent": "Mozilla/5.0 (demo)", "landing_url": landing,

@@ -1,9 +1,15 @@
-"""CSV and XLSX export of the filtered lead list, in bounded memory.
+"""CSV and XLSX export of the filtered lead list, streamed in bounded memory.
 
-Formula injection (OWASP "CSV Injection"): a cell whose text starts with ``= + - @``, a
-tab or a carriage return could be run as a formula by a spreadsheet.
+Formula injection (OWASP "CSV Injection"): a cell whose text starts with ``=``, ``@``, a
+tab or a carriage return, or with ``+``/``-`` followed by anything but digits and spaces,
+could be run as a formula by a spreadsheet. A ``+`` or ``-`` followed only by digits and
+spaces is a phone number or a plain number, not a formula: it is left alone. Phone numbers
+are written in the international format with spaces (``+86 138 0013 8000``): Excel, WPS
+and LibreOffice read that as text (a bare ``+8613800138000`` would become the number
+8613800138000, losing the ``+``), and dialling apps ignore the spaces.
+(tests/staff/test_export_spreadsheet.py opens both files in LibreOffice to prove it.)
 
-- **CSV**: such a cell is written with one leading apostrophe (``'=1+1``), as OWASP
+- **CSV**: a dangerous cell is written with one leading apostrophe (``'=1+1``), as OWASP
   recommends; so is a cell that itself starts with an apostrophe, which makes the rule
   reversible. *Exact text* for CSV means: read the file with any CSV reader (UTF-8 with
   BOM), and for every cell that starts with ``'`` drop that one character
@@ -16,30 +22,38 @@ tab or a carriage return could be run as a formula by a spreadsheet.
   ``_x000D_`` escape, which Excel decodes; with openpyxl apply
   ``openpyxl.utils.escape.unescape``).
 
-CSV streams rows from ``.iterator(chunk_size=2000)`` through a StreamingHttpResponse;
-XLSX uses XlsxWriter's constant_memory mode (each row flushed to disk, inline strings, no
-shared-string table) into an anonymous temporary file sent with FileResponse.
+Both stream rows from ``.iterator(chunk_size=2000)`` through a StreamingHttpResponse, so
+the first byte leaves at once whatever the size. XLSX is SpreadsheetML written row by row
+(inline strings, no shared-string table) into a ZIP that the standard library's zipfile
+writes to a non-seekable stream (data descriptors instead of seeking back).
+``on_done(rows)`` is called with the number of data rows when the last byte has been
+produced (the export log records it).
 """
 
 from __future__ import annotations
 
 import csv
-import tempfile
-from collections.abc import Iterable, Iterator
+import re
+import zipfile
+from collections.abc import Callable, Iterator
+from xml.sax.saxutils import escape
 
+import phonenumbers
 from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from selector.core.explain import FABRIC_SHORT
 from selector.domain import Fabric
 from selector.leads.models import Score, Status, Timeline
 
 DANGEROUS_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
+_NUMBER_LIKE = re.compile(r"[+-][0-9 ]*[0-9][0-9 ]*")
 CHUNK_SIZE = 2000
 
 COLUMNS = (
     ("report_number", _("Report number")),
-    ("created_at", _("Created")),
+    ("created_at", pgettext_lazy("staff: when the lead was created", "Created")),
     ("name", _("Name")),
     ("company", _("Company")),
     ("role", _("Job role")),
@@ -48,7 +62,7 @@ COLUMNS = (
     ("wechat", _("WeChat ID")),
     ("timeline", _("Project timeline")),
     ("gpus", _("Total GPUs")),
-    ("recommendation", _("Recommendation")),
+    ("recommendation", pgettext_lazy("staff", "Recommendation")),
     ("rule", _("Rule")),
     ("score", _("Score")),
     ("status", _("Status")),
@@ -63,13 +77,25 @@ FIELDS = tuple(name for name, _label in COLUMNS)
 
 
 def is_dangerous(text: str) -> bool:
-    return text.startswith(DANGEROUS_PREFIXES)
+    """A real formula start: = @ tab CR, or + - not followed by digits and spaces only."""
+    if not text.startswith(DANGEROUS_PREFIXES):
+        return False
+    return not _NUMBER_LIKE.fullmatch(text)
 
 
 def neutralise_csv(text: str) -> str:
-    if text.startswith(DANGEROUS_PREFIXES) or text.startswith("'"):
+    if is_dangerous(text) or text.startswith("'"):
         return "'" + text
     return text
+
+
+def phone_text(e164: str) -> str:
+    """"+8613800138000" -> "+86 138 0013 8000" (what the export writes)."""
+    try:
+        number = phonenumbers.parse(e164, None)
+    except phonenumbers.NumberParseException:
+        return e164
+    return phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.INTERNATIONAL)
 
 
 def unneutralise_csv(text: str) -> str:
@@ -101,6 +127,8 @@ def rows(queryset) -> Iterator[list]:
                 value = labels[name].get(value, value)
             elif name == "gpus":
                 value = int(value) if isinstance(value, int | float) else ""
+            elif name == "phone":
+                value = phone_text(value or "")
             row.append("" if value is None else value)
         yield row
 
@@ -112,23 +140,31 @@ class _Echo:
         return value
 
 
-def csv_chunks(queryset) -> Iterator[bytes]:
+def csv_chunks(queryset, on_done: Callable[[int], None] | None = None) -> Iterator[bytes]:
     """The CSV, streamed. The generator runs after the view returned, so it keeps the
     request's language itself."""
-    return _csv_chunks(queryset, translation.get_language())
+    return _with_language(_csv_lines(queryset, on_done), translation.get_language())
 
 
-def _csv_chunks(queryset, language: str) -> Iterator[bytes]:
+def xlsx_chunks(queryset, title: str,
+                on_done: Callable[[int], None] | None = None) -> Iterator[bytes]:
+    return _with_language(_xlsx_parts(queryset, str(title), on_done),
+                          translation.get_language())
+
+
+def _with_language(chunks: Iterator[bytes], language: str) -> Iterator[bytes]:
     with translation.override(language):
-        yield from _csv_lines(queryset)
+        yield from chunks
 
 
-def _csv_lines(queryset) -> Iterator[bytes]:
+def _csv_lines(queryset, on_done) -> Iterator[bytes]:
     writer = csv.writer(_Echo())
     yield "\ufeff".encode()  # BOM: Excel then reads the UTF-8 (Chinese) correctly
     yield writer.writerow(header()).encode()
     buffer: list[str] = []
+    count = 0
     for row in rows(queryset):
+        count += 1
         buffer.append(writer.writerow(
             [neutralise_csv(v) if isinstance(v, str) else v for v in row]))
         if len(buffer) >= 200:
@@ -136,33 +172,142 @@ def _csv_lines(queryset) -> Iterator[bytes]:
             buffer.clear()
     if buffer:
         yield "".join(buffer).encode()
+    if on_done is not None:
+        on_done(count)
 
 
-def write_xlsx(queryset, title: str):
-    """The export as an anonymous temporary file (deleted when closed), positioned at 0."""
-    import xlsxwriter
+# --- XLSX (SpreadsheetML, ECMA-376) ------------------------------------------------------
 
-    out = tempfile.TemporaryFile()  # noqa: SIM115 (FileResponse closes it)
-    workbook = xlsxwriter.Workbook(out, {"constant_memory": True, "in_memory": False,
-                                         "strings_to_formulas": False,
-                                         "strings_to_urls": False,
-                                         "strings_to_numbers": False})
-    sheet = workbook.add_worksheet(title[:31])
-    bold = workbook.add_format({"bold": True})
-    quoted = workbook.add_format({"quote_prefix": True})
-    _write_row(sheet, 0, header(), quoted, bold)
-    for r, row in enumerate(rows(queryset), start=1):
-        _write_row(sheet, r, row, quoted)
-    workbook.close()
-    out.seek(0)
-    return out
+_CONTENT_TYPES = (
+    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
+    '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
+    '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.'
+    'relationships+xml"/><Default Extension="xml" ContentType="application/xml"/>'
+    '<Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-'
+    'officedocument.spreadsheetml.sheet.main+xml"/>'
+    '<Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.'
+    'openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>'
+    '<Override PartName="/xl/styles.xml" ContentType="application/vnd.openxmlformats-'
+    'officedocument.spreadsheetml.styles+xml"/></Types>')
+_ROOT_RELS = (
+    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
+    '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
+    '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/'
+    'relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>')
+_WORKBOOK_RELS = (
+    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
+    '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
+    '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/'
+    'relationships/worksheet" Target="worksheets/sheet1.xml"/>'
+    '<Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/'
+    'relationships/styles" Target="styles.xml"/></Relationships>')
+# Style 0: default; 1: bold (header); 2: quote prefix (what Excel stores for '=1+1).
+_STYLES = (
+    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
+    '<styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
+    '<fonts count="2"><font><sz val="11"/><name val="Calibri"/></font>'
+    '<font><b/><sz val="11"/><name val="Calibri"/></font></fonts>'
+    '<fills count="2"><fill><patternFill patternType="none"/></fill>'
+    '<fill><patternFill patternType="gray125"/></fill></fills>'
+    '<borders count="1"><border><left/><right/><top/><bottom/><diagonal/></border></borders>'
+    '<cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/>'
+    '</cellStyleXfs><cellXfs count="3">'
+    '<xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/>'
+    '<xf numFmtId="0" fontId="1" fillId="0" borderId="0" xfId="0" applyFont="1"/>'
+    '<xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0" quotePrefix="1"/>'
+    '</cellXfs></styleSheet>')
+# Control characters other than tab/LF/CR are not allowed in XML 1.0: OOXML escapes them
+# (and a literal "_xHHHH_") as _xHHHH_ (ECMA-376 Part 1, 22.9.2.19 ST_Xstring).
+_OOXML_ESCAPE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\r]|_(?=x[0-9A-Fa-f]{4}_)")
 
 
-def _write_row(sheet, r: int, row: Iterable, quoted, fmt=None) -> None:
+def _xml_text(text: str) -> str:
+    text = _OOXML_ESCAPE.sub(lambda m: "_x005F_" if m.group() == "_"
+                             else f"_x{ord(m.group()):04X}_", text)
+    return escape(text)
+
+
+def _column(index: int) -> str:
+    name = ""
+    index += 1
+    while index:
+        index, rem = divmod(index - 1, 26)
+        name = chr(65 + rem) + name
+    return name
+
+
+def _row_xml(r: int, row, *, header_row: bool = False) -> str:
+    cells = []
     for c, value in enumerate(row):
-        if isinstance(value, int):
-            sheet.write_number(r, c, value, fmt)
-        elif value == "":
+        ref = f"{_column(c)}{r}"
+        if isinstance(value, int) and not isinstance(value, bool):
+            cells.append(f'<c r="{ref}"><v>{value}</v></c>')
+        elif value == "" or value is None:
             continue
         else:
-            sheet.write_string(r, c, value, quoted if is_dangerous(value) else fmt)
+            text = str(value)
+            style = ' s="1"' if header_row else ' s="2"' if is_dangerous(text) else ""
+            space = ' xml:space="preserve"' if text != text.strip() or "\n" in text else ""
+            cells.append(f'<c r="{ref}" t="inlineStr"{style}><is><t{space}>'
+                         f"{_xml_text(text)}</t></is></c>")
+    return f'<row r="{r}">{"".join(cells)}</row>'
+
+
+class _Sink:
+    """A write-only, non-seekable file: zipfile writes into it, we drain what it wrote."""
+
+    def __init__(self):
+        self.parts: list[bytes] = []
+        self.position = 0
+
+    def write(self, data) -> int:
+        self.parts.append(bytes(data))
+        self.position += len(data)
+        return len(data)
+
+    def tell(self) -> int:
+        return self.position
+
+    def flush(self) -> None:
+        pass
+
+    def drain(self) -> bytes:
+        data = b"".join(self.parts)
+        self.parts.clear()
+        return data
+
+
+def _xlsx_parts(queryset, title: str, on_done) -> Iterator[bytes]:
+    sink = _Sink()
+    with zipfile.ZipFile(sink, "w", compression=zipfile.ZIP_DEFLATED) as book:
+        book.writestr("[Content_Types].xml", _CONTENT_TYPES)
+        book.writestr("_rels/.rels", _ROOT_RELS)
+        book.writestr("xl/_rels/workbook.xml.rels", _WORKBOOK_RELS)
+        book.writestr("xl/styles.xml", _STYLES)
+        book.writestr("xl/workbook.xml", (
+            '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
+            '<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" '
+            'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">'
+            f'<sheets><sheet name="{escape(title[:31], {chr(34): "&quot;"})}" sheetId="1" '
+            'r:id="rId1"/></sheets></workbook>'))
+        yield sink.drain()
+        count = 0
+        with book.open("xl/worksheets/sheet1.xml", "w", force_zip64=False) as sheet:
+            sheet.write(b'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
+                        b'<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/'
+                        b'2006/main"><sheetData>')
+            sheet.write(_row_xml(1, header(), header_row=True).encode())
+            buffer = []
+            for count, row in enumerate(rows(queryset), start=1):
+                buffer.append(_row_xml(count + 1, row))
+                if len(buffer) >= 200:
+                    sheet.write("".join(buffer).encode())
+                    buffer.clear()
+                    chunk = sink.drain()
+                    if chunk:
+                        yield chunk
+            sheet.write("".join(buffer).encode())
+            sheet.write(b"</sheetData></worksheet>")
+    yield sink.drain()
+    if on_done is not None:
+        on_done(count)

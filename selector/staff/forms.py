@@ -10,14 +10,16 @@ from django import forms
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import AuthenticationForm
-from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
+from django.utils.translation import pgettext_lazy
 
 from selector.core.explain import FABRIC_SHORT
-from selector.leads.models import Score, Status
+from selector.leads.models import Lead, LostReason, NextActionKind, Score, Status
 from selector.staff import lockout, permissions
+from selector.staff.models import StaffProfile
+from selector.staff.services import ACTIVITY_OUTCOMES
 
 SEARCH_MAX_LENGTH = 100
 SOURCE_MAX_LENGTH = 100
@@ -33,21 +35,40 @@ SCALE_BUCKETS = (
 )
 SCALE_RANGES = {code: (low, high) for code, _label, low, high in SCALE_BUCKETS}
 
+# Each sort ends with the primary key, so the order is total (keyset paging needs that).
+# Score: hot > warm > cold ("score"), and the reverse; status: pipeline order, and the
+# reverse; newest first inside a score or status (indexes lead_score_rank_idx and
+# lead_status_rank_idx, leads/0003).
 SORTS = {
     "-created": ("-created_at", "-pk"),
     "created": ("created_at", "pk"),
     "name": ("name", "pk"),
+    "-name": ("-name", "-pk"),
     "company": ("company", "pk"),
-    "status": ("status", "-created_at"),
-    "score": ("score", "-created_at"),
+    "-company": ("-company", "-pk"),
+    "score": ("score_rank", "-created_at", "-pk"),
+    "-score": ("-score_rank", "-created_at", "-pk"),
+    "status": ("status_rank", "-created_at", "-pk"),
+    "-status": ("-status_rank", "-created_at", "-pk"),
 }
 SORT_CHOICES = (
     ("-created", _("Newest first")),
     ("created", _("Oldest first")),
-    ("name", _("Name")),
-    ("company", _("Company")),
-    ("status", _("Status")),
-    ("score", _("Score")),
+    ("name", _("Name A–Z")),
+    ("-name", _("Name Z–A")),
+    ("company", _("Company A–Z")),
+    ("-company", _("Company Z–A")),
+    ("score", _("Hottest first")),
+    ("-score", _("Coldest first")),
+    ("status", _("Pipeline order")),
+    ("-status", _("Pipeline order, reversed")),
+)
+FOLLOW_UP_CHOICES = (
+    ("", _("Any follow-up")),
+    ("overdue", _("Overdue")),
+    ("today", _("Due today")),
+    ("none", _("No next action")),
+    ("duplicates", _("Possible duplicates")),
 )
 
 OWNER_MINE, OWNER_NONE, OWNER_ANY = "mine", "none", "any"
@@ -57,11 +78,11 @@ DATE_MIN, DATE_MAX = date(2000, 1, 1), date(2099, 12, 31)
 
 
 def staff_users():
-    """Users who can own leads (members of a role, or superusers)."""
+    """Users who can own leads: active members of the sales or managers group (a
+    superuser or an admin editor without a role is not on the sales team)."""
     in_role = get_user_model().objects.filter(
         groups__name__in=[permissions.SALES_GROUP, permissions.MANAGERS_GROUP]).values("pk")
-    return (get_user_model().objects.filter(is_active=True)
-            .filter(Q(pk__in=in_role) | Q(is_superuser=True)).order_by("username"))
+    return get_user_model().objects.filter(is_active=True, pk__in=in_role).order_by("username")
 
 
 def owner_choices() -> list[tuple[str, str]]:
@@ -113,14 +134,15 @@ class LeadFilterForm(forms.Form):
     q = forms.CharField(label=_("Search"), required=False, max_length=SEARCH_MAX_LENGTH,
                         help_text=_("1 or 2 characters match the start of the name or "
                                     "company; 3 or more match anywhere in name, company, "
-                                    "phone or e-mail."),
+                                    "phone, e-mail, WeChat ID or report number."),
                         widget=forms.SearchInput(attrs={
-                            "placeholder": _("Name, company, phone or e-mail")}))
+                            "placeholder": _("Name, company, phone, e-mail, report no.")}))
     status = forms.ChoiceField(label=_("Status"), required=False,
                                choices=[("", _("Any status"))] + Status.choices)
     score = forms.ChoiceField(label=_("Score"), required=False,
                               choices=[("", _("Any score"))] + Score.choices)
-    recommendation = forms.ChoiceField(label=_("Recommendation"), required=False)
+    recommendation = forms.ChoiceField(label=pgettext_lazy("staff", "Recommendation"),
+                                       required=False)
     owner = forms.ChoiceField(label=_("Owner"), required=False)
     scale = forms.ChoiceField(label=_("Scale"), required=False,
                               choices=[("", _("Any scale"))]
@@ -135,6 +157,8 @@ class LeadFilterForm(forms.Form):
                                    widget=forms.DateInput(attrs={"type": "date"}))
     created_to = forms.DateField(label=_("To"), required=False,
                                  widget=forms.DateInput(attrs={"type": "date"}))
+    follow_up = forms.ChoiceField(label=_("Follow-up"), required=False,
+                                  choices=FOLLOW_UP_CHOICES)
     sort = forms.ChoiceField(label=_("Sort"), required=False, choices=SORT_CHOICES)
 
     def __init__(self, data=None, *, user, owners=None, **kwargs):
@@ -163,7 +187,100 @@ class LeadFilterForm(forms.Form):
 
 
 class StatusForm(forms.Form):
+    """Lost needs a reason (and a note when the reason is "other"); won takes an optional
+    deal value in CNY. The same rules are checked again in services.lead_change_status."""
+
     status = forms.ChoiceField(label=_("Status"), choices=Status.choices)
+    lost_reason = forms.ChoiceField(label=_("Why was it lost?"), required=False,
+                                    choices=[("", "—")] + LostReason.choices)
+    deal_value = forms.DecimalField(label=_("Deal value (CNY)"), required=False, min_value=0,
+                                    max_digits=14, decimal_places=2)
+    note = forms.CharField(label=_("Note"), required=False, max_length=2000,
+                           widget=forms.Textarea(attrs={"rows": 2}))
+
+    def clean(self):
+        data = super().clean()
+        if data.get("status") == Status.LOST:
+            if not data.get("lost_reason"):
+                self.add_error("lost_reason", _("Choose why the lead was lost."))
+            elif data["lost_reason"] == LostReason.OTHER and not data.get("note"):
+                self.add_error("note", _("Say in a note why the lead was lost."))
+        return data
+
+
+OUTCOME_LABELS = {
+    "reached": _("Reached"), "no_answer": _("No answer"), "busy": _("Busy"),
+    "wrong_number": _("Wrong number"), "callback": _("Asked to call back"),
+    "replied": _("Replied"), "sent": _("Sent"), "added": _("Contact added"),
+    "not_added": _("Contact request not accepted"), "bounced": _("Bounced"),
+    "held": _("Held"), "postponed": _("Postponed"), "cancelled": _("Cancelled"),
+    "accepted": _("Accepted"), "rejected": _("Rejected"), "revised": _("Revision requested"),
+}
+
+
+class ActivityForm(forms.Form):
+    kind = forms.ChoiceField(label=_("Activity"), choices=NextActionKind.choices)
+    outcome = forms.ChoiceField(label=_("Outcome"),
+                                choices=[(k, v) for k, v in OUTCOME_LABELS.items()])
+    note = forms.CharField(label=_("Note"), required=False, max_length=2000,
+                           widget=forms.Textarea(attrs={"rows": 2}))
+
+    def clean(self):
+        from_kind = ACTIVITY_OUTCOMES.get(self.cleaned_data.get("kind"), ())
+        outcome = self.cleaned_data.get("outcome")
+        if outcome and self.cleaned_data.get("kind") and outcome not in from_kind:
+            self.add_error("outcome", _("This outcome does not fit the activity."))
+        return self.cleaned_data
+
+
+class NextActionForm(forms.Form):
+    kind = forms.ChoiceField(label=_("Next action"), required=False,
+                             choices=[("", _("None (clear)"))] + NextActionKind.choices)
+    due = forms.DateTimeField(label=_("Due"), required=False,
+                              widget=forms.DateTimeInput(attrs={"type": "datetime-local"},
+                                                         format="%Y-%m-%dT%H:%M"),
+                              input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"])
+    note = forms.CharField(label=_("Note"), required=False, max_length=300)
+
+    def clean(self):
+        data = super().clean()
+        if data.get("kind"):
+            due = data.get("due")
+            if due is None:
+                self.add_error("due", _("Give a due date and time."))
+            elif due < timezone.now() - timedelta(minutes=5):
+                self.add_error("due", _("The due time is in the past."))
+            elif due > timezone.now() + timedelta(days=366):
+                self.add_error("due", _("The due time is more than a year away."))
+        return data
+
+
+class MergeForm(forms.Form):
+    other = forms.CharField(label=_("Report number of the duplicate"), max_length=24)
+    keep = forms.ChoiceField(label=_("Keep"), choices=(("this", _("this lead")),
+                                                       ("other", _("the other lead"))))
+    confirm = forms.BooleanField(label=_("Merge the two leads (cannot be undone)."))
+
+    def clean_other(self):
+        number = self.cleaned_data["other"].strip().upper()
+        lead = Lead.objects.filter(report_number=number, merged_into__isnull=True).first()
+        if lead is None:
+            raise forms.ValidationError(_("No open lead has this report number."))
+        return lead
+
+
+class ProfileForm(forms.ModelForm):
+    class Meta:
+        model = StaffProfile
+        fields = ("mobile", "language")
+
+    def clean_mobile(self):
+        mobile = "".join(c for c in self.cleaned_data["mobile"] if c.isdigit())
+        if mobile.startswith("86") and len(mobile) == 13:
+            mobile = mobile[2:]
+        if mobile and not (len(mobile) == 11 and mobile.startswith("1")):
+            raise forms.ValidationError(_("Enter an 11-digit mainland China mobile number."))
+        return mobile
 
 
 class NoteForm(forms.Form):

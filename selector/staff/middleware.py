@@ -15,8 +15,9 @@ import time
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import logout
-from django.contrib.auth.views import redirect_to_login
 from django.utils.translation import gettext as _
+
+from selector.staff.access import login_redirect
 
 LAST_SEEN_KEY = "staff_last_seen"
 LOGIN_AT_KEY = "staff_login_at"
@@ -81,5 +82,5 @@ class StaffSessionMiddleware:
                         "Your session ended after a period of inactivity. Please log in again."
                     ) if why == "idle" else _(
                         "Your session reached its maximum length. Please log in again."))
-                    return redirect_to_login(request.get_full_path())
+                    return login_redirect(request)
         return self.get_response(request)

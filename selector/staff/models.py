@@ -98,3 +98,44 @@ class LoginThrottle(models.Model):
 
     def __str__(self) -> str:
         return f"{self.username} @ {self.ip}"
+class StaffProfile(models.Model):
+    """What the workspace needs to reach a team member: the mobile number the group robots
+    @mention (WeCom, DingTalk), the language of their reminders and digests, and the day
+    their last daily digest went out (claimed with one conditional UPDATE, so two workers
+    never send it twice)."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                related_name="staff_profile")
+    mobile = models.CharField(_("mobile phone"), max_length=20, blank=True,
+                              help_text=_("Mainland China mobile number, 11 digits; used to "
+                                          "@mention you in the group chat."))
+    language = models.CharField(_("language"), max_length=10, choices=settings.LANGUAGES,
+                                default="zh-hans")
+    digest_sent_on = models.DateField(null=True, blank=True, editable=False)
+
+    class Meta:
+        verbose_name = _("staff profile")
+        verbose_name_plural = _("staff profiles")
+
+    def __str__(self) -> str:
+        return str(self.user)
+
+
+class ExportLog(models.Model):
+    """Who exported which leads, when: the filters used and how many rows left."""
+
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True,
+                              related_name="+", verbose_name=_("by"))
+    format = models.CharField(_("format"), max_length=10)
+    filters = models.JSONField(_("filters"), default=dict)
+    row_count = models.PositiveIntegerField(_("rows"), null=True, blank=True)
+    finished = models.BooleanField(_("finished"), default=False)
+    created_at = models.DateTimeField(_("at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("export")
+        verbose_name_plural = _("export log")
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.created_at:%Y-%m-%d %H:%M} {self.format}"

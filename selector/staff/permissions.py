@@ -3,8 +3,8 @@ these functions; nothing else looks at groups or permission codenames.
 
 Roles are Django groups created by migration 0002_roles:
 
-- **sales**: see every lead; work on (status, notes, take ownership) their own leads and
-  unassigned ones.
+- **sales**: see every lead; take an unassigned lead; work on their own leads (status,
+  activities, next action, notes); add notes to unassigned ones.
 - **managers**: everything sales can, on every lead, plus assign to anyone, bulk actions,
   export and delete on the customer's request.
 
@@ -42,10 +42,27 @@ def can_view(user, lead) -> bool:
 
 
 def can_work_on(user, lead) -> bool:
-    """Change status and add notes."""
+    """Change status, log activities, set the next action: the lead must be yours (or you
+    a manager). An unassigned lead is taken first."""
+    if not (is_staff_member(user) and user.has_perm(CHANGE)):
+        return False
+    return is_manager(user) or (lead.owner_id is not None and lead.owner_id == user.pk)
+
+
+def can_note(user, lead) -> bool:
+    """Notes: on your own leads and on unassigned ones (managers: any)."""
     if not (is_staff_member(user) and user.has_perm(CHANGE)):
         return False
     return is_manager(user) or lead.owner_id in (None, user.pk)
+
+
+def can_take(user, lead) -> bool:
+    return (is_staff_member(user) and user.has_perm(CHANGE) and lead.owner_id is None
+            and lead.merged_into_id is None)
+
+
+def can_merge(user) -> bool:
+    return is_manager(user) and user.has_perm(CHANGE)
 
 
 def can_assign(user, lead, owner=None) -> bool:
@@ -53,9 +70,11 @@ def can_assign(user, lead, owner=None) -> bool:
     release their own; managers may assign anyone."""
     if is_manager(user):
         return True
-    if not can_work_on(user, lead):
+    if not (is_staff_member(user) and user.has_perm(CHANGE)):
         return False
-    return owner is None or owner.pk == user.pk
+    if owner is not None and owner.pk == user.pk:
+        return lead.owner_id in (None, user.pk)  # take it (or keep it)
+    return owner is None and lead.owner_id == user.pk  # release your own
 
 
 def can_delete(user, lead=None) -> bool:
@@ -74,6 +93,7 @@ def can_bulk_edit(user) -> bool:
 ACTIONS = {
     "view": can_view,
     "work": can_work_on,
+    "note": can_note,
     "assign": can_assign,
     "delete": can_delete,
 }

@@ -5,17 +5,19 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import re
 from collections import defaultdict
 
 from django.core.cache import cache
 from django.db import connection
-from django.db.models import Q, QuerySet
+from django.db.models import Avg, Count, F, Q, QuerySet, Sum
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from selector.core.explain import FABRIC_SHORT
 from selector.domain import Fabric
-from selector.leads.models import Lead
+from selector.leads.models import OPEN_STATUSES, DuplicateFlag, Lead
 from selector.staff.forms import OWNER_MINE, OWNER_NONE, SCALE_RANGES, SORTS
 from selector.staff.rollup import STEP_INDEXES, day_start, period_counts
 from selector.staff.search import search_term, search_text
@@ -23,11 +25,13 @@ from selector.wizard.steps import STEPS
 
 # Shorter search terms match the beginning of name / company only (see filtered_leads).
 SEARCH_ANYWHERE_MIN = 3
+REPORT_NUMBER = re.compile(r"NS-\d{8}-[0-9A-Z]{6}")
 
 
 def filtered_leads(cleaned: dict, user) -> QuerySet[Lead]:
-    """The leads matching a valid LeadFilterForm's cleaned_data, sorted."""
-    qs = Lead.objects.all()
+    """The leads matching a valid LeadFilterForm's cleaned_data, sorted. Merged duplicates
+    (pointers to the lead that survived) are never listed."""
+    qs = Lead.objects.filter(merged_into__isnull=True)
     if cleaned.get("status"):
         qs = qs.filter(status=cleaned["status"])
     if cleaned.get("score"):
@@ -56,8 +60,26 @@ def filtered_leads(cleaned: dict, user) -> QuerySet[Lead]:
         qs = qs.filter(created_at__gte=day_start(cleaned["created_from"]))
     if cleaned.get("created_to"):
         qs = qs.filter(created_at__lt=day_start(cleaned["created_to"] + dt.timedelta(days=1)))
+    follow_up = cleaned.get("follow_up")
+    if follow_up:
+        now = timezone.now()
+        if follow_up == "overdue":
+            qs = qs.filter(next_action_due__lt=now)
+        elif follow_up == "today":
+            today = timezone.localdate()
+            qs = qs.filter(next_action_due__gte=day_start(today),
+                           next_action_due__lt=day_start(today + dt.timedelta(days=1)))
+        elif follow_up == "none":
+            qs = qs.filter(next_action_due__isnull=True, status__in=OPEN_STATUSES)
+        elif follow_up == "duplicates":
+            open_flags = DuplicateFlag.objects.filter(dismissed_at__isnull=True)
+            qs = qs.filter(Q(pk__in=open_flags.values("lead"))
+                           | Q(pk__in=open_flags.values("other")))
     q = (cleaned.get("q") or "").strip()
-    if len(q) >= SEARCH_ANYWHERE_MIN:
+    if REPORT_NUMBER.fullmatch(q.upper()):
+        # A whole report number (as quoted on the phone or the PDF): the unique index.
+        qs = qs.filter(report_number=q.upper())
+    elif len(q) >= SEARCH_ANYWHERE_MIN:
         qs = search_anywhere(qs, q)
     elif q:
         # 1 or 2 characters (a surname, a two-character Chinese name, a city): trigrams need
@@ -67,7 +89,8 @@ def filtered_leads(cleaned: dict, user) -> QuerySet[Lead]:
 
 
 def search_anywhere(qs: QuerySet[Lead], q: str) -> QuerySet[Lead]:
-    """Leads whose name, company, e-mail or phone contains ``q`` (3+ characters).
+    """Leads whose name, company, e-mail, phone, WeChat ID or report number contains ``q``
+    (3+ characters).
 
     PostgreSQL: one LIKE over selector.staff.search.search_text(), served by its trigram
     index (staff/0005): one posting-list lookup and one recheck per candidate row instead
@@ -76,7 +99,8 @@ def search_anywhere(qs: QuerySet[Lead], q: str) -> QuerySet[Lead]:
     if connection.vendor == "postgresql":
         return qs.alias(search=search_text()).filter(search__contains=term)
     return qs.filter(Q(name__icontains=q) | Q(company__icontains=q)
-                     | Q(phone__icontains=term) | Q(email__icontains=q))
+                     | Q(phone__icontains=term) | Q(email__icontains=q)
+                     | Q(wechat__icontains=q) | Q(report_number__icontains=q))
 
 
 # --- dashboard ---------------------------------------------------------------------------
@@ -177,3 +201,102 @@ def conversion_by_source(figures: dict) -> list[dict]:
     return [{"source": src, "sessions": sessions, "results": results, "leads": n,
              "rate": round(100 * n / sessions, 1) if sessions else 0.0}
             for src, sessions, results, n in figures["sources"]]
+
+
+# --- My day ------------------------------------------------------------------------------
+
+MY_DAY_LIMIT = 50
+
+
+def my_day(user, now=None) -> dict:
+    """A rep's landing page: overdue and today's follow-ups, new unassigned hot leads,
+    their open leads (those without a next action first). Each part is one indexed query
+    (lead_owner_due_idx for the follow-ups, lead_score_rank_idx / lead_owner_idx for the
+    rest), bounded by MY_DAY_LIMIT."""
+    now = now or timezone.now()
+    today = timezone.localdate(now)
+    end = day_start(today + dt.timedelta(days=1))
+    live = Lead.objects.filter(merged_into__isnull=True).select_related("owner")
+    mine = live.filter(owner=user)
+    due = mine.filter(next_action_due__isnull=False)
+    return {
+        "overdue": list(due.filter(next_action_due__lt=now).order_by("next_action_due")
+                        [:MY_DAY_LIMIT]),
+        "today": list(due.filter(next_action_due__gte=now, next_action_due__lt=end)
+                      .order_by("next_action_due")[:MY_DAY_LIMIT]),
+        "hot_unassigned": list(live.filter(owner__isnull=True, score="hot",
+                                           status__in=OPEN_STATUSES)
+                               .order_by("-created_at", "-pk")[:20]),
+        "open": list(mine.filter(status__in=OPEN_STATUSES)
+                     .order_by(F("next_action_due").asc(nulls_first=True), "-created_at")
+                     [:MY_DAY_LIMIT]),
+        "open_count": mine.filter(status__in=OPEN_STATUSES).count(),
+    }
+
+
+# --- Manager views -----------------------------------------------------------------------
+
+def pipeline_by_owner() -> dict:
+    """Open and closed leads now, by owner x status: counts and deal value (won leads
+    carry one). Rows in owner name order, "unassigned" last; columns in pipeline order."""
+    rows = (Lead.objects.filter(merged_into__isnull=True)
+            .values("owner_id", "owner__username", "status")
+            .annotate(n=Count("id"), value=Sum("deal_value")).order_by())
+    table: dict = {}
+    for r in rows:
+        key = (r["owner__username"] is None, r["owner__username"] or "", r["owner_id"])
+        cells = table.setdefault(key, {})
+        cells[r["status"]] = {"count": r["n"], "value": r["value"]}
+    return {"rows": [{"owner": name or None, "owner_id": pk, "cells": cells}
+                     for (_none, name, pk), cells in sorted(table.items())]}
+
+
+def won_lost_by_source(start: dt.date, end: dt.date) -> list[dict]:
+    """Leads created in [start, end] that were won or lost, by utm_source and
+    utm_campaign: counts, won value, win rate."""
+    rows = (Lead.objects.filter(merged_into__isnull=True, status__in=["won", "lost"],
+                                created_at__gte=day_start(start),
+                                created_at__lt=day_start(end + dt.timedelta(days=1)))
+            .values("utm_source", "utm_campaign")
+            .annotate(won=Count("id", filter=Q(status="won")),
+                      lost=Count("id", filter=Q(status="lost")),
+                      value=Sum("deal_value", filter=Q(status="won")))
+            .order_by())
+    out = [{"source": r["utm_source"], "campaign": r["utm_campaign"], "won": r["won"],
+            "lost": r["lost"], "value": r["value"] or 0,
+            "rate": round(100 * r["won"] / (r["won"] + r["lost"]), 1)}
+           for r in rows]
+    return sorted(out, key=lambda r: (-(r["won"] + r["lost"]), r["source"], r["campaign"]))
+
+
+def first_response_by_rep(start: dt.date, end: dt.date) -> list[dict]:
+    """Leads created in [start, end] and contacted: per rep who made the first contact,
+    how many, the average time to it (wall clock, minutes) and how many within the SLA."""
+    rows = (Lead.objects.filter(merged_into__isnull=True, first_contact_at__isnull=False,
+                                created_at__gte=day_start(start),
+                                created_at__lt=day_start(end + dt.timedelta(days=1)))
+            .values("first_contact_by__username")
+            .annotate(n=Count("id"), avg=Avg(F("first_contact_at") - F("created_at")),
+                      within=Count("id", filter=Q(first_contact_at__lte=F("sla_due"))))
+            .order_by("first_contact_by__username"))
+    return [{"rep": r["first_contact_by__username"], "count": r["n"],
+             "avg_minutes": round(r["avg"].total_seconds() / 60) if r["avg"] else 0,
+             "within": r["within"], "within_pct": round(100 * r["within"] / r["n"], 1)}
+            for r in rows]
+
+
+STALE_LIST = 20
+
+
+def stale_leads(days: int, now=None) -> dict:
+    """Open leads with no activity (or, never worked, no creation) for ``days`` days."""
+    cutoff = (now or timezone.now()) - dt.timedelta(days=days)
+    qs = (Lead.objects.filter(merged_into__isnull=True, status__in=OPEN_STATUSES)
+          .alias(last=Coalesce("last_activity_at", "created_at")).filter(last__lt=cutoff))
+    per_owner = list(qs.values("owner__username").annotate(n=Count("id"))
+                     .order_by("owner__username"))
+    oldest = list(qs.select_related("owner").annotate(
+        last_seen=Coalesce("last_activity_at", "created_at")).order_by("last_seen")
+        [:STALE_LIST])
+    return {"per_owner": per_owner, "total": sum(r["n"] for r in per_owner),
+            "oldest": oldest}

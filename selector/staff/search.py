@@ -1,5 +1,6 @@
 """The lead list's search text on PostgreSQL: one lower-cased expression over name,
-company, e-mail and the phone's digits, served by one trigram GIN index (staff/0005).
+company, e-mail, the phone's digits, the WeChat ID and the report number, served by one
+trigram GIN index (staff/0005, rebuilt by staff/0009).
 
 An expression index rather than a stored column: the database keeps it in step with every
 insert, update and delete (nothing in Python can forget to), it adds no column to
@@ -31,7 +32,8 @@ def search_text():
     # Phones are stored E.164 ("+8613800138000"): drop the "+" so digits typed with or
     # without it, or with spaces, match (see search_term).
     return Lower(_SpaceJoined(F("name"), F("company"), F("email"),
-                              Replace(F("phone"), Value("+"), Value(""))))
+                              Replace(F("phone"), Value("+"), Value("")), F("wechat"),
+                              F("report_number")))
 
 
 def search_term(q: str) -> str:

@@ -1,26 +1,57 @@
 """Writes of the sales workspace. Every change to a lead made in /staff/ goes through one
 of these keyword-only functions: each runs in one transaction, checks the role rules
-(selector.staff.permissions) once more, and records a LeadEvent for the timeline."""
+(selector.staff.permissions) once more, and records a LeadEvent for the timeline.
+Notifications (assignment, reminders) are enqueued after the transaction commits.
+
+First contact (the SLA clock): the first logged activity of any type, or a move from
+"new" to a later status, sets ``first_contact_at``/``first_contact_by`` once."""
 
 from __future__ import annotations
 
 import hashlib
 import hmac
 import logging
+from decimal import Decimal
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from selector.leads.models import Lead, LeadEvent, Status
-from selector.staff import permissions
+from selector.leads.models import (
+    DuplicateFlag,
+    Lead,
+    LeadEvent,
+    LostReason,
+    NextActionKind,
+    Status,
+)
+from selector.leads.services import lead_delete
+from selector.staff import permissions, tasks
 from selector.staff.models import LeadDeletion
 
 logger = logging.getLogger(__name__)
 
 NOTE_MAX_LENGTH = 2000
 REASON_MAX_LENGTH = 300
+DEAL_VALUE_MAX = Decimal("999999999999.99")
+
+# Activity types and the outcomes each can have (the timeline shows both).
+ACTIVITY_OUTCOMES = {
+    NextActionKind.CALL: ("reached", "no_answer", "busy", "wrong_number", "callback"),
+    NextActionKind.WECHAT: ("replied", "sent", "added", "not_added"),
+    NextActionKind.EMAIL: ("replied", "sent", "bounced"),
+    NextActionKind.VISIT: ("held", "postponed", "cancelled"),
+    NextActionKind.QUOTE: ("sent", "accepted", "rejected", "revised"),
+}
+
+
+class AlreadyTaken(Exception):
+    """A rep tried to take a lead a colleague owns (they are told who)."""
+
+    def __init__(self, owner):
+        super().__init__(owner.get_username())
+        self.owner = owner
 
 
 def _locked(lead: Lead) -> Lead:
@@ -28,29 +59,136 @@ def _locked(lead: Lead) -> Lead:
     return Lead.objects.select_for_update(of=("self",)).select_related("owner").get(pk=lead.pk)
 
 
-def lead_change_status(*, lead: Lead, status: str, actor) -> Lead:
+def _mark_contacted(lead: Lead, actor, now) -> list[str]:
+    if lead.first_contact_at is not None:
+        return []
+    lead.first_contact_at, lead.first_contact_by = now, actor
+    return ["first_contact_at", "first_contact_by"]
+
+
+def lead_change_status(*, lead: Lead, status: str, actor, lost_reason: str = "",
+                       note: str = "", deal_value: Decimal | None = None) -> Lead:
+    """Move a lead in the pipeline. "lost" needs a reason from LostReason (and a note when
+    the reason is "other"); "won" takes an optional deal value in CNY. Closing a lead
+    clears its next action."""
     if status not in Status.values:
         raise ValidationError({"status": "Unknown status."})
+    note = (note or "").strip()
+    if len(note) > NOTE_MAX_LENGTH:
+        raise ValidationError({"note": "The note is too long."})
+    if status == Status.LOST:
+        if lost_reason not in LostReason.values:
+            raise ValidationError({"lost_reason": "Choose why the lead was lost."})
+        if lost_reason == LostReason.OTHER and not note:
+            raise ValidationError({"note": "Say why the lead was lost."})
+    if deal_value is not None and not (Decimal(0) <= deal_value <= DEAL_VALUE_MAX):
+        raise ValidationError({"deal_value": "The deal value is out of range."})
     with transaction.atomic():
         lead = _locked(lead)
         if not permissions.can_work_on(actor, lead):
             raise PermissionDenied
         old = lead.status
-        if old == status:
+        if old == status and not (status == Status.WON and deal_value is not None):
             return lead
+        now = timezone.now()
+        fields = ["status", "lost_reason", "deal_value", "last_activity_at", "updated_at"]
         lead.status = status
-        lead.save(update_fields=["status", "updated_at"])
+        lead.lost_reason = lost_reason if status == Status.LOST else ""
+        if status == Status.WON:
+            lead.deal_value = deal_value if deal_value is not None else lead.deal_value
+        else:
+            lead.deal_value = None
+        lead.last_activity_at = now
+        if old == Status.NEW:
+            fields += _mark_contacted(lead, actor, now)
+        if status in (Status.WON, Status.LOST) and lead.next_action_due:
+            fields += _clear_next_action(lead, actor)
+        lead.save(update_fields=fields)
+        data = {"from": old, "to": status}
+        if status == Status.LOST:
+            data["reason"] = lost_reason
+        if status == Status.WON and lead.deal_value is not None:
+            data["deal_value"] = str(lead.deal_value)
+        if note:
+            data["note"] = note
         LeadEvent.objects.create(lead=lead, kind=LeadEvent.Kind.STATUS_CHANGED, actor=actor,
-                                 data={"from": old, "to": status})
+                                 data=data)
+    return lead
+
+
+def lead_log_activity(*, lead: Lead, actor, kind: str, outcome: str, note: str = "") -> LeadEvent:
+    """A call, WeChat, e-mail, visit or quote with its outcome, on the timeline."""
+    if kind not in NextActionKind.values:
+        raise ValidationError({"kind": "Unknown activity type."})
+    if outcome not in ACTIVITY_OUTCOMES[NextActionKind(kind)]:
+        raise ValidationError({"outcome": "This outcome does not fit the activity."})
+    note = (note or "").strip()
+    if len(note) > NOTE_MAX_LENGTH:
+        raise ValidationError({"note": "The note is too long."})
+    with transaction.atomic():
+        lead = _locked(lead)
+        if not permissions.can_work_on(actor, lead):
+            raise PermissionDenied
+        now = timezone.now()
+        lead.last_activity_at = now
+        fields = ["last_activity_at", "updated_at", *_mark_contacted(lead, actor, now)]
+        lead.save(update_fields=fields)
+        return LeadEvent.objects.create(
+            lead=lead, kind=LeadEvent.Kind.ACTIVITY, actor=actor,
+            data={"type": kind, "outcome": outcome, **({"note": note} if note else {})})
+
+
+def _clear_next_action(lead: Lead, actor) -> list[str]:
+    LeadEvent.objects.create(lead=lead, kind=LeadEvent.Kind.NEXT_ACTION_CLEARED, actor=actor,
+                             data={"type": lead.next_action_kind})
+    lead.next_action_kind, lead.next_action_due, lead.next_action_note = "", None, ""
+    return ["next_action_kind", "next_action_due", "next_action_note"]
+
+
+def lead_set_next_action(*, lead: Lead, actor, kind: str, due, note: str = "") -> Lead:
+    """Set (or, with an empty kind, clear) the lead's next action. The owner is reminded
+    at the due time (selector.staff.tasks.remind)."""
+    note = (note or "").strip()
+    if kind and kind not in NextActionKind.values:
+        raise ValidationError({"kind": "Unknown action type."})
+    if kind and due is None:
+        raise ValidationError({"due": "Give a due date and time."})
+    if len(note) > 300:
+        raise ValidationError({"note": "The note is too long."})
+    with transaction.atomic():
+        lead = _locked(lead)
+        if not permissions.can_work_on(actor, lead):
+            raise PermissionDenied
+        if not kind:
+            if lead.next_action_due is None:
+                return lead
+            fields = _clear_next_action(lead, actor)
+        else:
+            lead.next_action_kind, lead.next_action_due, lead.next_action_note = \
+                kind, due, note
+            fields = ["next_action_kind", "next_action_due", "next_action_note"]
+            LeadEvent.objects.create(
+                lead=lead, kind=LeadEvent.Kind.NEXT_ACTION_SET, actor=actor,
+                data={"type": kind, "due": due.isoformat(), **({"note": note} if note else {})})
+            public_id, due_iso = str(lead.public_id), due.isoformat()
+            transaction.on_commit(lambda: tasks.schedule_reminder(public_id, due_iso),
+                                  robust=True)
+        lead.save(update_fields=[*fields, "updated_at"])
     return lead
 
 
 def lead_assign(*, lead: Lead, owner, actor) -> Lead:
-    """Set the owner (None: unassigned). Owners must themselves be staff members."""
+    """Set the owner (None: unassigned). Owners must themselves be staff members. A rep
+    taking a lead a colleague already owns gets AlreadyTaken (who has it), not a bare
+    refusal. The new owner is told (group robot with an @mention, e-mail) unless they
+    assigned it to themselves."""
     if owner is not None and not permissions.is_staff_member(owner):
         raise ValidationError({"owner": "The owner must be a member of the sales team."})
     with transaction.atomic():
         lead = _locked(lead)
+        if (not permissions.is_manager(actor) and owner is not None and owner.pk == actor.pk
+                and lead.owner is not None and lead.owner_id != actor.pk):
+            raise AlreadyTaken(lead.owner)
         if not permissions.can_assign(actor, lead, owner):
             raise PermissionDenied
         old = lead.owner
@@ -62,6 +200,10 @@ def lead_assign(*, lead: Lead, owner, actor) -> Lead:
             lead=lead, kind=LeadEvent.Kind.OWNER_CHANGED, actor=actor,
             data={"from": old.get_username() if old else None,
                   "to": owner.get_username() if owner else None})
+        if owner is not None and owner.pk != actor.pk:
+            public_id, owner_pk = str(lead.public_id), owner.pk
+            transaction.on_commit(lambda: tasks.schedule_assigned(public_id, owner_pk),
+                                  robust=True)
     return lead
 
 
@@ -73,11 +215,12 @@ def lead_add_note(*, lead: Lead, text: str, actor) -> LeadEvent:
         raise ValidationError({"text": "The note is too long."})
     with transaction.atomic():
         lead = _locked(lead)
-        if not permissions.can_work_on(actor, lead):
+        if not permissions.can_note(actor, lead):
             raise PermissionDenied
         event = LeadEvent.objects.create(lead=lead, kind=LeadEvent.Kind.NOTE, actor=actor,
                                          data={"text": text})
-        lead.save(update_fields=["updated_at"])
+        lead.last_activity_at = event.created_at
+        lead.save(update_fields=["last_activity_at", "updated_at"])
     return event
 
 
@@ -91,9 +234,8 @@ def report_hash(report_number: str) -> str:
 def lead_delete_on_request(*, lead: Lead, actor, reason: str) -> LeadDeletion:
     """Delete a lead on the customer's request: the row, its events and everything other
     apps stored for it (selector.leads.services.lead_delete runs LEAD_DELETE_HOOKS, e.g. the
-    stored PDF report), keeping only an anonymous LeadDeletion record."""
-    from selector.leads.services import lead_delete
-
+    stored PDF report), keeping only an anonymous LeadDeletion record. Duplicates merged
+    into it are the same customer's submissions: they go too."""
     reason = (reason or "").strip()
     if not reason:
         raise ValidationError({"reason": "Give a reason."})
@@ -114,6 +256,8 @@ def lead_delete_on_request(*, lead: Lead, actor, reason: str) -> LeadDeletion:
             reason=reason,
             actor=actor,
         )
+        for pointer in Lead.objects.filter(merged_into=lead):
+            lead_delete(lead=pointer)
         lead_delete(lead=lead)
     logger.info("lead deleted on request, deletion record %s", record.pk)
     return record
@@ -139,3 +283,73 @@ def leads_bulk_update(*, leads, actor, status: str | None = None, owner=None,
                 touched = touched or before_owner != lead.owner_id
             changed += touched
     return changed
+
+
+def _contact_facts(lead: Lead) -> dict:
+    return {"report_number": lead.report_number, "name": lead.name, "company": lead.company,
+            "phone": lead.phone, "email": lead.email, "wechat": lead.wechat}
+
+
+def leads_merge(*, survivor: Lead, other: Lead, actor) -> Lead:
+    """Managers: merge ``other`` into ``survivor``. The other lead's timeline (downloads
+    included) moves to the survivor, its consent is recorded there (when, which privacy
+    notice, the browser), and it becomes a pointer (``merged_into``): out of the lists,
+    its page redirects to the survivor, and its customer's report link keeps working.
+    Leads already merged into ``other`` now point at the survivor. Both locked in pk
+    order, so two managers merging the same pair cannot deadlock."""
+    if survivor.pk == other.pk:
+        raise ValidationError({"other": "A lead cannot be merged into itself."})
+    with transaction.atomic():
+        first, second = sorted([survivor.pk, other.pk])
+        locked = {lead.pk: lead for lead in Lead.objects.select_for_update(of=("self",))
+                  .select_related("owner").filter(pk__in=[first, second]).order_by("pk")}
+        if len(locked) != 2:
+            raise ValidationError({"other": "The lead no longer exists."})
+        survivor, other = locked[survivor.pk], locked[other.pk]
+        if not permissions.can_merge(actor):
+            raise PermissionDenied
+        if survivor.merged_into_id or other.merged_into_id:
+            raise ValidationError({"other": "One of the leads was already merged."})
+        other.events.update(lead=survivor)
+        Lead.objects.filter(merged_into=other).update(merged_into=survivor)
+        DuplicateFlag.objects.filter(lead__in=[survivor, other], other__in=[survivor, other]
+                                     ).delete()
+        DuplicateFlag.objects.filter(lead=other).update(lead=survivor)
+        DuplicateFlag.objects.filter(other=other).update(other=survivor)
+        DuplicateFlag.objects.filter(lead=survivor, other=survivor).delete()
+        LeadEvent.objects.create(
+            lead=survivor, kind=LeadEvent.Kind.MERGED, actor=actor,
+            data={"merged": _contact_facts(other),
+                  "consent": {"given_at": other.consent_given_at.isoformat(),
+                              "notice_version": other.consent_notice_version,
+                              "user_agent": other.consent_user_agent},
+                  "source": {"utm_source": other.utm_source,
+                             "utm_campaign": other.utm_campaign}})
+        LeadEvent.objects.create(lead=other, kind=LeadEvent.Kind.MERGED, actor=actor,
+                                 data={"into": survivor.report_number})
+        other.merged_into = survivor
+        other.next_action_kind, other.next_action_due, other.next_action_note = "", None, ""
+        other.save(update_fields=["merged_into", "next_action_kind", "next_action_due",
+                                  "next_action_note", "updated_at"])
+        fields = ["updated_at"]
+        for name in ("wechat", "message"):
+            if not getattr(survivor, name) and getattr(other, name):
+                setattr(survivor, name, getattr(other, name))
+                fields.append(name)
+        if survivor.first_contact_at is None and other.first_contact_at is not None:
+            survivor.first_contact_at = other.first_contact_at
+            survivor.first_contact_by_id = other.first_contact_by_id
+            fields += ["first_contact_at", "first_contact_by"]
+        survivor.save(update_fields=fields)
+    logger.info("lead %s merged into %s", other.report_number, survivor.report_number)
+    return survivor
+
+
+def duplicate_dismiss(*, flag: DuplicateFlag, actor) -> None:
+    """Not a duplicate after all (anyone who may work on the flagged lead, or a manager)."""
+    with transaction.atomic():
+        lead = _locked(flag.lead)
+        if not (permissions.can_work_on(actor, lead) or permissions.can_merge(actor)):
+            raise PermissionDenied
+        DuplicateFlag.objects.filter(pk=flag.pk, dismissed_at__isnull=True).update(
+            dismissed_at=timezone.now(), dismissed_by=actor)

@@ -4,87 +4,92 @@ through selector.staff.services."""
 
 from __future__ import annotations
 
+import contextlib
 import uuid
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import views as auth_views
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.core.paginator import Paginator
-from django.http import FileResponse, HttpRequest, HttpResponse, StreamingHttpResponse
-from django.shortcuts import redirect, render
+from django.db.models import Q
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
-from django.utils.functional import cached_property
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from selector.content.queries import company
 from selector.core.explain import FABRIC_SHORT
 from selector.domain import Answers, Fabric, InvalidAnswers
-from selector.leads.models import Lead, LeadEvent, Score, Status
+from selector.leads import worktime
+from selector.leads.models import (
+    DuplicateFlag,
+    Lead,
+    LeadEvent,
+    LostReason,
+    NextActionKind,
+    Score,
+    Status,
+)
 from selector.leads.snapshots import lead_recommendation
 from selector.planner.presenter import present
-from selector.staff import charts, export, lockout, permissions, queries, services
+from selector.staff import charts, export, lockout, paging, permissions, queries, services
 from selector.staff import middleware as staff_session
 from selector.staff.access import get_lead_for_user, staff_required
 from selector.staff.forms import (
+    OUTCOME_LABELS,
+    ActivityForm,
     AssignForm,
     BulkForm,
     DashboardForm,
     DeleteForm,
     LeadFilterForm,
     LoginForm,
+    MergeForm,
+    NextActionForm,
     NoteForm,
     StatusForm,
     UnlockForm,
     owner_choices,
 )
+from selector.staff.models import ExportLog, LeadDeletion
 
 PAGE_SIZE = 50
 _ZERO_UUID = uuid.UUID(int=0)
 # Counting every match of a broad filter over 200,000 leads costs more than the page; the
-# count stops here and the page says "more than 1,000" (narrow the filters to go further).
+# count stops here and the page says "more than 1,000". Paging is by keyset
+# (selector.staff.paging), so every matching lead stays reachable whatever the count.
 COUNT_CAP = 1_000
 
 
-# The columns the list's table shows (and the owner's username): the rest of the row,
-# the big JSON snapshot above all, stays in the database.
-LIST_COLUMNS = ("public_id", "report_number", "created_at", "name", "company", "answers",
-                "recommendation", "score", "status", "utm_source", "owner__username")
+# The columns the list shows (and the owner's username): the rest of the row, the big
+# JSON snapshot above all, stays in the database.
+LIST_COLUMNS = ("public_id", "report_number", "created_at", "name", "company", "gpus",
+                "recommendation", "score", "status", "utm_source", "utm_campaign",
+                "owner__username", "next_action_kind", "next_action_due", "sla_due",
+                "first_contact_at", "score_rank", "status_rank")
 
 
-class CappedPaginator(Paginator):
-    """Pages of a lead list whose count stops at COUNT_CAP + 1.
+class CappedCount:
+    """The number of matches, exact up to COUNT_CAP.
 
     One unordered probe, ``SELECT id ... LIMIT cap + 1`` (nothing to sort to count, so a
     broad filter stops at its first matches and a narrow search reads only its trigram
-    candidates), gives the count. When it found them all (a narrow filter), the page is
-    read by primary key from those ids, sorted in the database: the page query cannot
-    then walk the created_at index through 200,000 rows looking for 50 rare matches.
-    Only when there are more than the cap (matches are dense) is the page the plain
-    ORDER BY ... LIMIT query."""
+    candidates). When it found them all (a narrow filter), pages are read by primary key
+    from those ids, so the page query cannot walk the created_at index through 200,000
+    rows looking for 50 rare matches."""
 
-    def __init__(self, object_list, per_page, **kwargs):
-        super().__init__(object_list, per_page, **kwargs)
-        self.probe = list(object_list.order_by().values_list("pk", flat=True)[: COUNT_CAP + 1])
+    def __init__(self, qs):
+        self.probe = list(qs.order_by().values_list("pk", flat=True)[: COUNT_CAP + 1])
+        self.count = len(self.probe)
+        self.capped = self.count > COUNT_CAP
 
-    @cached_property
-    def count(self) -> int:
-        return len(self.probe)
-
-    @property
-    def capped(self) -> bool:
-        return self.count > COUNT_CAP
-
-    def page(self, number):
-        page = super().page(number)
-        if not self.capped:
-            bottom = (page.number - 1) * self.per_page
-            page.object_list = self.object_list.filter(pk__in=self.probe)[
-                bottom:bottom + self.per_page]
-        return page
+    def narrowed(self, qs):
+        return qs if self.capped else qs.filter(pk__in=self.probe)
 
 
 PIPELINE = [Status.NEW, Status.CONTACTED, Status.QUALIFIED, Status.PROPOSAL, Status.WON,
@@ -113,7 +118,7 @@ class _LoginView(auth_views.LoginView):
         user = self.request.user
         if not permissions.is_staff_member(user) and user.is_staff:
             return reverse("admin:index")
-        return reverse("staff:lead_list")
+        return reverse("staff:my_day")
 
 
 login = never_cache(_LoginView.as_view())
@@ -149,23 +154,27 @@ def lead_list(request: HttpRequest) -> HttpResponse:
     owners = owner_choices() if is_manager else []
     form = _filter_form(request, owners)
     status = 200
-    page = None
+    page = counted = None
+    sort = "-created"
     if form.is_bound and not form.is_valid():
         status = 400
     else:
         cleaned = form.cleaned_data if form.is_bound else {}
-        qs = (queries.filtered_leads(cleaned, request.user).select_related("owner")
-              .only(*LIST_COLUMNS))
-        page = CappedPaginator(qs, PAGE_SIZE).get_page(request.GET.get("page"))
-        page.object_list = list(page.object_list)
+        sort = cleaned.get("sort") or "-created"
+        qs = queries.filtered_leads(cleaned, request.user)
+        counted = CappedCount(qs)
+        page = paging.page(counted.narrowed(qs).select_related("owner").only(*LIST_COLUMNS),
+                           queries.SORTS[sort], size=PAGE_SIZE,
+                           after=request.GET.get("after"), before=request.GET.get("before"))
         _label_rows(page.object_list)
     context = {
         "form": form,
         "page": page,
-        "query": _query_without(request, "page"),
-        "query_no_sort": _query_without(request, "page", "sort"),
-        "sort": (form.cleaned_data.get("sort") if form.is_bound and form.is_valid() else "")
-        or "-created",
+        "counted": counted,
+        "query": _query_without(request, "after", "before"),
+        "query_no_sort": _query_without(request, "after", "before", "sort"),
+        "sort": sort,
+        "sort_links": _sort_links(request, sort),
         "count_cap": COUNT_CAP,
         "is_manager": is_manager,
         "can_export": permissions.can_export(request.user),
@@ -180,19 +189,56 @@ def lead_list(request: HttpRequest) -> HttpResponse:
     return response
 
 
+# Column -> (ascending sort, descending sort); the first click gives what a rep expects
+# first (newest, hottest, pipeline order, A–Z), the second the reverse.
+SORT_COLUMNS = {"created": ("-created", "created"), "name": ("name", "-name"),
+                "company": ("company", "-company"), "score": ("score", "-score"),
+                "status": ("status", "-status")}
+
+
+def _sort_links(request, sort: str) -> dict:
+    base = _query_without(request, "after", "before", "sort")
+    links = {}
+    for column, (first, second) in SORT_COLUMNS.items():
+        target = second if sort == first else first
+        state = "ascending" if sort == first else "descending" if sort == second else "none"
+        if column == "created":  # newest first is "descending" in time
+            state = {"ascending": "descending", "descending": "ascending"}.get(state, state)
+        links[column] = {"url": "?" + (base + "&" if base else "") + f"sort={target}",
+                         "state": state}
+    return links
+
+
 def _label_rows(leads) -> None:
-    """Translated labels and the detail link made once per page, not per row in the
+    """Translated labels, flags and the detail link made once per page, not per row in the
     template (one reverse() and a string replace instead of fifty reverse() calls)."""
     placeholder = str(_ZERO_UUID)
     detail_url = reverse("staff:lead_detail", args=[placeholder])
     fabrics = {f.value: str(FABRIC_SHORT[f]) for f in Fabric}
     statuses = {k: str(v) for k, v in Status.choices}
     scores = {k: str(v) for k, v in Score.choices}
+    actions = {k: str(v) for k, v in NextActionKind.choices}
+    now = timezone.now()
+    ids = [lead.pk for lead in leads]
+    flagged = set()
+    if ids:
+        for a, b in DuplicateFlag.objects.filter(
+                Q(lead__in=ids) | Q(other__in=ids), dismissed_at__isnull=True
+        ).values_list("lead_id", "other_id"):
+            flagged.update((a, b))
     for lead in leads:
         lead.recommendation_label = fabrics.get(lead.recommendation, lead.recommendation)
         lead.status_label = statuses.get(lead.status, lead.status)
         lead.score_label = scores.get(lead.score, lead.score)
         lead.detail_url = detail_url.replace(placeholder, str(lead.public_id))
+        lead.next_action_label = actions.get(lead.next_action_kind, "")
+        lead.overdue = bool(lead.next_action_due and lead.next_action_due < now)
+        lead.sla_breached = bool(lead.first_contact_at is None and lead.sla_due
+                                 and lead.sla_due < now and lead.status in OPEN)
+        lead.possible_duplicate = lead.pk in flagged
+
+
+OPEN = {s.value for s in Status if s not in (Status.WON, Status.LOST)}
 
 
 @require_POST
@@ -219,44 +265,54 @@ def lead_bulk(request: HttpRequest) -> HttpResponse:
 
 # --- exports -----------------------------------------------------------------------------
 
-def _export_queryset(request):
+def _export(request, fmt: str):
+    """The filtered leads and an ExportLog row (who, when, which filters); the row count
+    is written when the last byte has been streamed (None: the download was cut short)."""
     if not permissions.can_export(request.user):
         raise PermissionDenied
     form = _filter_form(request)
     if form.is_bound and not form.is_valid():
-        return None
-    return queries.filtered_leads(form.cleaned_data if form.is_bound else {}, request.user)
+        return None, None
+    cleaned = form.cleaned_data if form.is_bound else {}
+    filters = {k: str(v) for k, v in cleaned.items() if v not in (None, "")}
+    log = ExportLog.objects.create(actor=request.user, format=fmt, filters=filters)
+
+    def done(count: int) -> None:
+        ExportLog.objects.filter(pk=log.pk).update(row_count=count, finished=True)
+
+    return queries.filtered_leads(cleaned, request.user), done
 
 
 def _export_name(ext: str) -> str:
     return f"leads-{timezone.localtime():%Y%m%d-%H%M}.{ext}"
 
 
+def _attachment(response, ext: str):
+    response["Content-Disposition"] = f'attachment; filename="{_export_name(ext)}"'
+    response["Cache-Control"] = "no-store"
+    return response
+
+
 @require_safe
 @staff_required
 def export_csv(request: HttpRequest) -> HttpResponse:
-    qs = _export_queryset(request)
+    qs, done = _export(request, "csv")
     if qs is None:
         return HttpResponse(_("Invalid filters."), status=400, content_type="text/plain")
-    response = StreamingHttpResponse(export.csv_chunks(qs),
-                                     content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{_export_name("csv")}"'
-    response["Cache-Control"] = "no-store"
-    return response
+    return _attachment(StreamingHttpResponse(export.csv_chunks(qs, done),
+                                             content_type="text/csv; charset=utf-8"), "csv")
 
 
 @require_safe
 @staff_required
 def export_xlsx(request: HttpRequest) -> HttpResponse:
-    qs = _export_queryset(request)
+    qs, done = _export(request, "xlsx")
     if qs is None:
         return HttpResponse(_("Invalid filters."), status=400, content_type="text/plain")
-    handle = export.write_xlsx(qs, title=_("Leads"))
-    response = FileResponse(
-        handle, as_attachment=True, filename=_export_name("xlsx"),
-        content_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
-    response["Cache-Control"] = "no-store"
-    return response
+    return _attachment(StreamingHttpResponse(
+        export.xlsx_chunks(qs, _("Leads"), done),
+        content_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),
+        "xlsx")
 
 
 # --- one lead ----------------------------------------------------------------------------
@@ -282,20 +338,76 @@ def _report_url(lead: Lead) -> str:
 
 def _event_text(event: LeadEvent) -> str:
     data = event.data or {}
-    if event.kind == LeadEvent.Kind.STATUS_CHANGED:
+    kind = LeadEvent.Kind
+    if event.kind == kind.STATUS_CHANGED:
         names = dict(Status.choices)
-        return _("Status changed from %(old)s to %(new)s") % {
+        text = _("Status changed from %(old)s to %(new)s") % {
             "old": names.get(data.get("from"), data.get("from")),
             "new": names.get(data.get("to"), data.get("to"))}
-    if event.kind == LeadEvent.Kind.OWNER_CHANGED:
+        if data.get("reason"):
+            text += " · " + _("reason: %(reason)s") % {
+                "reason": dict(LostReason.choices).get(data["reason"], data["reason"])}
+        if data.get("deal_value"):
+            text += " · " + _("deal value: ¥%(value)s") % {"value": data["deal_value"]}
+        return text + (f"\n{data['note']}" if data.get("note") else "")
+    if event.kind == kind.OWNER_CHANGED:
         return _("Owner changed from %(old)s to %(new)s") % {
             "old": data.get("from") or _("nobody"), "new": data.get("to") or _("nobody")}
-    if event.kind == LeadEvent.Kind.NOTE:
+    if event.kind == kind.NOTE:
         return data.get("text", "")
-    if event.kind in (LeadEvent.Kind.NOTIFIED, LeadEvent.Kind.NOTIFICATION_FAILED):
+    if event.kind == kind.ACTIVITY:
+        kind_label = dict(NextActionKind.choices).get(data.get("type"), data.get("type"))
+        text = f"{kind_label} · {OUTCOME_LABELS.get(data.get('outcome'), data.get('outcome'))}"
+        return text + (f"\n{data['note']}" if data.get("note") else "")
+    if event.kind == kind.NEXT_ACTION_SET:
+        due = data.get("due", "")
+        with contextlib.suppress(TypeError, ValueError):
+            due = timezone.localtime(timezone.datetime.fromisoformat(due)).strftime(
+                "%Y-%m-%d %H:%M")
+        text = "{} · {}".format(dict(NextActionKind.choices).get(data.get("type"), ""), due)
+        return text + (f"\n{data['note']}" if data.get("note") else "")
+    if event.kind == kind.DUPLICATE_FLAGGED:
+        return _("Possible duplicate of %(number)s (same %(what)s)") % {
+            "number": data.get("other", ""),
+            "what": ", ".join(str(MATCH_LABELS.get(r, r)) for r in data.get("reasons", []))}
+    if event.kind == kind.MERGED:
+        if data.get("into"):
+            return _("Merged into %(number)s") % {"number": data["into"]}
+        merged = data.get("merged", {})
+        return _("%(number)s merged into this lead (%(name)s, %(phone)s, %(email)s); its "
+                 "consent of %(date)s is kept here") % {
+            "number": merged.get("report_number", ""), "name": merged.get("name", ""),
+            "phone": merged.get("phone", ""), "email": merged.get("email", ""),
+            "date": (data.get("consent", {}).get("given_at", "") or "")[:10]}
+    if event.kind in (kind.NOTIFIED, kind.NOTIFICATION_FAILED):
         channel = data.get("channel", "")
         return str(event.get_kind_display()) + (f" ({channel})" if channel else "")
+    if event.kind == kind.REMINDED:
+        return str(event.get_kind_display()) + (f" → {data['to']}" if data.get("to") else "")
+    if event.kind == kind.EDITED:
+        return _("Changed in the admin: %(fields)s") % {
+            "fields": ", ".join(data.get("fields", []))}
     return str(event.get_kind_display())
+
+
+MATCH_LABELS = {"phone": pgettext_lazy("duplicate", "phone"),
+                "email": pgettext_lazy("duplicate", "e-mail"),
+                "company": pgettext_lazy("duplicate", "company")}
+
+
+def sla_clock(lead: Lead, now=None) -> dict | None:
+    """The first-contact SLA as the lead page shows it: due time, working minutes left
+    (negative: overdue), or when and by whom the first contact was made."""
+    if lead.sla_due is None:
+        return None
+    now = now or timezone.now()
+    if lead.first_contact_at is not None:
+        return {"met": lead.first_contact_at <= lead.sla_due, "done": True,
+                "at": lead.first_contact_at, "due": lead.sla_due}
+    left = worktime.calendar().between(now, lead.sla_due)
+    return {"done": False, "due": lead.sla_due, "minutes_left": left,
+            "overdue": lead.sla_due < now,
+            "hours": abs(left) // 60, "minutes": abs(left) % 60}
 
 
 def _lead_context(request, lead: Lead, **extra) -> dict:
@@ -304,6 +416,14 @@ def _lead_context(request, lead: Lead, **extra) -> dict:
     # The recommendation frozen when the lead was created, through the one presenter: the
     # same numbers as the customer's PDF and its JSON-LD.
     vm = present(lead_recommendation(lead), company=company(), id_prefix="lead")
+    now = timezone.now()
+    flags = list(DuplicateFlag.objects.filter(
+        Q(lead=lead) | Q(other=lead), dismissed_at__isnull=True)
+        .select_related("lead", "other").order_by("-created_at")[:10])
+    duplicates = [{"flag": f, "lead": f.other if f.lead_id == lead.pk else f.lead,
+                   "reasons": [str(MATCH_LABELS.get(r, r)) for r in f.reasons],
+                   "similarity": f.similarity} for f in flags]
+    can_work = permissions.can_work_on(user, lead)
     context = {
         "lead": lead,
         "vm": vm,
@@ -312,19 +432,41 @@ def _lead_context(request, lead: Lead, **extra) -> dict:
         "rule_title": vm.rule_title,
         "events": [(e, _event_text(e)) for e in events],
         "pipeline": PIPELINE,
-        "can_work": permissions.can_work_on(user, lead),
+        "can_work": can_work,
+        "can_note": permissions.can_note(user, lead),
         "can_delete": permissions.can_delete(user, lead),
+        "can_merge": permissions.can_merge(user),
         "is_manager": permissions.is_manager(user),
-        "can_take": permissions.can_assign(user, lead, user) and lead.owner_id != user.pk,
-        "status_form": StatusForm(initial={"status": lead.status}),
+        "can_take": permissions.can_take(user, lead),
+        "status_form": StatusForm(initial={"status": lead.status,
+                                           "lost_reason": lead.lost_reason,
+                                           "deal_value": lead.deal_value}),
         "note_form": NoteForm(),
+        "activity_form": ActivityForm(),
+        "next_form": NextActionForm(initial={
+            "kind": lead.next_action_kind or NextActionKind.CALL,
+            "due": timezone.localtime(lead.next_action_due) if lead.next_action_due
+            else _tomorrow_morning(), "note": lead.next_action_note}),
+        "merge_form": MergeForm(),
         "assign_form": AssignForm(user=user, lead=lead,
                                   initial={"owner": lead.owner_id or ""}),
         "share_url": _share_url(request, lead),
         "report_url": _report_url(lead),
+        "overdue": bool(lead.next_action_due and lead.next_action_due < now),
+        "sla": sla_clock(lead, now),
+        "duplicates": duplicates,
+        "outcomes": services.ACTIVITY_OUTCOMES,
+        "lost": Status.LOST, "won": Status.WON,
     }
     context.update(extra)
     return context
+
+
+def _tomorrow_morning():
+    """The default due time offered for a next action: tomorrow 10:00 local time."""
+    tomorrow = timezone.localdate() + timezone.timedelta(days=1)
+    return timezone.make_aware(timezone.datetime.combine(tomorrow, timezone.datetime.min.time())
+                               ).replace(hour=10)
 
 
 @require_safe
@@ -332,6 +474,11 @@ def _lead_context(request, lead: Lead, **extra) -> dict:
 @never_cache
 def lead_detail(request: HttpRequest, public_id) -> HttpResponse:
     lead = get_lead_for_user(request, public_id, action="view")
+    if lead.merged_into_id:
+        survivor = Lead.objects.get(pk=lead.merged_into_id)
+        messages.info(request, _("%(number)s was merged into this lead.") % {
+            "number": lead.report_number})
+        return _detail(survivor)
     return render(request, "staff/lead_detail.html", _lead_context(request, lead))
 
 
@@ -339,31 +486,112 @@ def _detail(lead: Lead) -> HttpResponse:
     return redirect("staff:lead_detail", public_id=lead.public_id)
 
 
+def _form_error(request, lead, status=400, **forms) -> HttpResponse:
+    return render(request, "staff/lead_detail.html", _lead_context(request, lead, **forms),
+                  status=status)
+
+
 @require_POST
 @staff_required
 def lead_status(request: HttpRequest, public_id) -> HttpResponse:
-    lead = get_lead_for_user(request, public_id, action="work")
+    lead = get_lead_for_user(request, public_id, action="view")
+    if not permissions.can_work_on(request.user, lead):
+        return _not_yours(request, lead)
     form = StatusForm(request.POST)
     if not form.is_valid():
-        return render(request, "staff/lead_detail.html",
-                      _lead_context(request, lead, status_form=form), status=400)
-    services.lead_change_status(lead=lead, status=form.cleaned_data["status"],
-                                actor=request.user)
+        return _form_error(request, lead, status_form=form)
+    data = form.cleaned_data
+    try:
+        services.lead_change_status(lead=lead, status=data["status"], actor=request.user,
+                                    lost_reason=data.get("lost_reason") or "",
+                                    note=data.get("note") or "",
+                                    deal_value=data.get("deal_value"))
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+        return _detail(lead)
     messages.success(request, _("Status saved."))
     return _detail(lead)
+
+
+def _not_yours(request, lead: Lead) -> HttpResponse:
+    """A rep acting on a lead that is not theirs: say whose it is (or that it must be
+    taken first), keep the page, change nothing (409 Conflict)."""
+    if lead.owner_id is None:
+        messages.error(request, _("Take this lead first: it is not assigned to anyone."))
+    else:
+        messages.error(request, _("This lead is already taken by %(owner)s.") % {
+            "owner": _display_name(lead.owner)})
+    response = _detail(lead)
+    return response
+
+
+def _display_name(user) -> str:
+    return user.get_full_name() or user.get_username()
 
 
 @require_POST
 @staff_required
 def lead_note(request: HttpRequest, public_id) -> HttpResponse:
-    lead = get_lead_for_user(request, public_id, action="work")
+    lead = get_lead_for_user(request, public_id, action="view")
+    if not permissions.can_note(request.user, lead):
+        return _not_yours(request, lead)
     form = NoteForm(request.POST)
     if not form.is_valid():
-        return render(request, "staff/lead_detail.html",
-                      _lead_context(request, lead, note_form=form), status=400)
+        return _form_error(request, lead, note_form=form)
     services.lead_add_note(lead=lead, text=form.cleaned_data["text"], actor=request.user)
     messages.success(request, _("Note added."))
     return _detail(lead)
+
+
+@require_POST
+@staff_required
+def lead_activity(request: HttpRequest, public_id) -> HttpResponse:
+    lead = get_lead_for_user(request, public_id, action="view")
+    if not permissions.can_work_on(request.user, lead):
+        return _not_yours(request, lead)
+    form = ActivityForm(request.POST)
+    if not form.is_valid():
+        return _form_error(request, lead, activity_form=form)
+    services.lead_log_activity(lead=lead, actor=request.user, **form.cleaned_data)
+    messages.success(request, _("Activity logged."))
+    return _detail(lead)
+
+
+@require_POST
+@staff_required
+def lead_next_action(request: HttpRequest, public_id) -> HttpResponse:
+    lead = get_lead_for_user(request, public_id, action="view")
+    if not permissions.can_work_on(request.user, lead):
+        return _not_yours(request, lead)
+    form = NextActionForm(request.POST)
+    if not form.is_valid():
+        return _form_error(request, lead, next_form=form)
+    services.lead_set_next_action(lead=lead, actor=request.user, **form.cleaned_data)
+    messages.success(request, _("Next action saved.") if form.cleaned_data["kind"]
+                     else _("Next action cleared."))
+    return redirect(_safe_next(request) or reverse("staff:lead_detail", args=[lead.public_id]))
+
+
+def _safe_next(request) -> str:
+    """A same-site path to go back to after a form posted from the list or My day."""
+    target = request.POST.get("next", "")
+    if target.startswith("/staff/") or target.startswith("/en/staff/"):
+        return target[:2000]
+    return ""
+
+
+@require_POST
+@staff_required
+def lead_take(request: HttpRequest, public_id) -> HttpResponse:
+    lead = get_lead_for_user(request, public_id, action="view")
+    try:
+        services.lead_assign(lead=lead, owner=request.user, actor=request.user)
+    except services.AlreadyTaken as taken:
+        messages.error(request, _("This lead is already taken by %(owner)s.") % {
+            "owner": _display_name(taken.owner)})
+        return _detail(lead)
+    messages.success(request, _("The lead is yours now."))
+    return redirect(_safe_next(request) or reverse("staff:lead_detail", args=[lead.public_id]))
 
 
 @require_POST
@@ -372,17 +600,50 @@ def lead_assign(request: HttpRequest, public_id) -> HttpResponse:
     lead = get_lead_for_user(request, public_id, action="view")
     form = AssignForm(request.POST, user=request.user, lead=lead)
     if not form.is_valid():
-        return render(request, "staff/lead_detail.html",
-                      _lead_context(request, lead, assign_form=form), status=400)
+        return _form_error(request, lead, assign_form=form)
     owner = form.cleaned_data["owner"]
-    if not permissions.can_assign(request.user, lead, owner):
-        raise PermissionDenied
     try:
         services.lead_assign(lead=lead, owner=owner, actor=request.user)
+    except services.AlreadyTaken as taken:
+        messages.error(request, _("This lead is already taken by %(owner)s.") % {
+            "owner": _display_name(taken.owner)})
+        return _detail(lead)
     except ValidationError as exc:
         messages.error(request, " ".join(exc.messages))
     else:
         messages.success(request, _("Owner saved."))
+    return _detail(lead)
+
+
+@require_POST
+@staff_required
+def lead_merge(request: HttpRequest, public_id) -> HttpResponse:
+    lead = get_lead_for_user(request, public_id, action="view")
+    if not permissions.can_merge(request.user):
+        raise PermissionDenied
+    form = MergeForm(request.POST)
+    if not form.is_valid():
+        return _form_error(request, lead, merge_form=form)
+    other = form.cleaned_data["other"]
+    survivor, merged = (lead, other) if form.cleaned_data["keep"] == "this" else (other, lead)
+    try:
+        services.leads_merge(survivor=survivor, other=merged, actor=request.user)
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+        return _detail(lead)
+    messages.success(request, _("%(merged)s was merged into %(survivor)s.") % {
+        "merged": merged.report_number, "survivor": survivor.report_number})
+    return _detail(survivor)
+
+
+@require_POST
+@staff_required
+def duplicate_dismiss(request: HttpRequest, public_id, flag_id: int) -> HttpResponse:
+    lead = get_lead_for_user(request, public_id, action="view")
+    flag = get_object_or_404(DuplicateFlag.objects.filter(Q(lead=lead) | Q(other=lead)),
+                             pk=flag_id)
+    services.duplicate_dismiss(flag=flag, actor=request.user)
+    messages.success(request, _("Marked as not a duplicate."))
     return _detail(lead)
 
 
@@ -400,6 +661,22 @@ def lead_delete(request: HttpRequest, public_id) -> HttpResponse:
         return redirect("staff:lead_list")
     return render(request, "staff/lead_delete.html", {"lead": lead, "form": form},
                   status=400 if form.is_bound else 200)
+
+
+# --- My day ------------------------------------------------------------------------------
+
+@require_safe
+@staff_required
+@never_cache
+def my_day(request: HttpRequest) -> HttpResponse:
+    """The rep's landing page in /staff/."""
+    parts = queries.my_day(request.user)
+    for key in ("overdue", "today", "hot_unassigned", "open"):
+        _label_rows(parts[key])
+    return render(request, "staff/my_day.html", {
+        **parts, "next_form": NextActionForm(initial={"kind": NextActionKind.CALL,
+                                                      "due": _tomorrow_morning()}),
+        "now": timezone.now()})
 
 
 # --- dashboard ---------------------------------------------------------------------------
@@ -455,3 +732,65 @@ def security(request: HttpRequest) -> HttpResponse:
                 "username": form.cleaned_data["username"]})
         return redirect("staff:security")
     return render(request, "staff/security.html", {"throttles": lockout.summary()})
+
+
+# --- manager views -----------------------------------------------------------------------
+
+def _manager_only(request) -> None:
+    if not permissions.is_manager(request.user):
+        raise PermissionDenied
+
+
+@require_safe
+@staff_required
+@never_cache
+def manager(request: HttpRequest) -> HttpResponse:
+    """The sales manager's page: pipeline by owner x stage, won/lost by source and
+    campaign, first-response time per rep, stale leads."""
+    _manager_only(request)
+    form = DashboardForm(request.GET or None)
+    if form.is_bound and not form.is_valid():
+        return render(request, "staff/manager.html", {"form": form}, status=400)
+    if not form.is_bound:
+        form = DashboardForm({"period": "90"})
+        form.is_valid()
+    start, end = form.dates()
+    pipeline = queries.pipeline_by_owner()
+    stages = [{"status": s, "label": s.label,
+               "count": sum(r["cells"].get(s.value, {}).get("count", 0)
+                            for r in pipeline["rows"]),
+               "value": sum((r["cells"].get(s.value, {}).get("value") or 0)
+                            for r in pipeline["rows"])} for s in PIPELINE]
+    for row in pipeline["rows"]:
+        row["line"] = [row["cells"].get(s.value, {"count": 0, "value": None}) for s in PIPELINE]
+        row["total"] = sum(c["count"] for c in row["line"])
+    won_lost = queries.won_lost_by_source(start, end)
+    response_times = queries.first_response_by_rep(start, end)
+    stale = queries.stale_leads(settings.STAFF_STALE_DAYS)
+    for lead in stale["oldest"]:
+        lead.detail_url = reverse("staff:lead_detail", args=[lead.public_id])
+    context = {
+        "form": form, "pipeline": pipeline, "stages": PIPELINE, "stage_totals": stages,
+        "stage_chart": charts.horizontal_bars([(str(s["label"]), s["count"]) for s in stages]),
+        "won_lost": won_lost[:20],
+        "won_lost_chart": charts.horizontal_bars(
+            [(f"{r['source'] or _('(direct)')} / {r['campaign'] or '—'}", r["won"])
+             for r in won_lost[:10]]),
+        "response_times": response_times,
+        "response_chart": charts.horizontal_bars(
+            [(r["rep"] or "—", r["avg_minutes"]) for r in response_times]),
+        "stale": stale, "stale_days": settings.STAFF_STALE_DAYS,
+    }
+    return render(request, "staff/manager.html", context)
+
+
+@require_safe
+@staff_required
+@never_cache
+def audit(request: HttpRequest) -> HttpResponse:
+    """Managers: the anonymous deletion records and the export log."""
+    _manager_only(request)
+    return render(request, "staff/audit.html", {
+        "deletions": LeadDeletion.objects.select_related("actor")[:200],
+        "exports": ExportLog.objects.select_related("actor")[:200],
+    })

@@ -46,12 +46,14 @@ def test_sales_work_a_lead_end_to_end(new_page, live_server, artifacts_dir, tran
     page.fill("input[name=username]", "sam")
     page.fill("input[name=password]", PASSWORD)
     page.click(".staff-login button[type=submit]")
-    page.wait_for_url("**/staff/")
+    page.wait_for_url("**/staff/")  # My day
+    page.click("nav a[href='/staff/leads/']")
+    page.wait_for_url("**/staff/leads/")
     assert page.locator("table.lead-table tbody tr").count() == 2
 
     # Filter with htmx: only the table is swapped, the URL keeps the filter.
     page.select_option("select[name=status]", "new")
-    page.wait_for_url("**/staff/?*status=new*")
+    page.wait_for_url("**/staff/leads/?*status=new*")
     page.wait_for_function(
         "document.querySelectorAll('table.lead-table tbody tr').length === 1")
     assert "Orbit AI Labs" not in page.inner_text("#results")
@@ -60,10 +62,14 @@ def test_sales_work_a_lead_end_to_end(new_page, live_server, artifacts_dir, tran
     page.click("text=李明")
     page.wait_for_url(f"**/staff/leads/{target.public_id}/")
     assert "星云智算科技有限公司" in page.inner_text("main")
+    page.click("#take-lead")
+    page.wait_for_selector("#status-form", state="attached")
 
-    page.select_option("select[name=status]", "contacted")
+    page.click("summary:has-text('更改状态')")
+    page.select_option("#status-form select[name=status]", "contacted")
     page.click("form[action$='/status/'] button[type=submit]")
     page.wait_for_url(f"**/staff/leads/{target.public_id}/")
+    page.click("summary:has-text('添加备注')")
     page.fill("textarea[name=text]", "电话沟通，下周演示")
     page.click("form[action$='/notes/'] button[type=submit]")
     page.wait_for_url(f"**/staff/leads/{target.public_id}/")

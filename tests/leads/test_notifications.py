@@ -5,6 +5,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from django.core import mail
+from django.utils import translation
 
 from selector.domain import Answers
 from selector.leads import notify
@@ -197,7 +198,7 @@ def test_the_webhook_kind_is_detected_by_host(settings, url, kind):
 
 
 @pytest.mark.parametrize(("kind", "check"), [
-    ("wecom", lambda p: p["msgtype"] == "markdown" and "content" in p["markdown"]),
+    ("wecom", lambda p: p["msgtype"] == "text" and "content" in p["text"]),
     ("dingtalk", lambda p: p["msgtype"] == "markdown" and {"title", "text"} <= set(p["markdown"])),
     ("feishu", lambda p: p["msg_type"] == "text" and "text" in p["content"]),
     ("generic", lambda p: p["event"] == "lead.created" and "report_number" in p["lead"]),
@@ -217,7 +218,31 @@ def test_each_robot_gets_its_payload_shape_without_personal_data(
     for value in PII:
         assert value not in text
     if kind != "generic":
-        assert "](http" not in text and "<b>" not in text and "@all" not in text
+        # User text cannot make links, markup or mentions; our own deep link is there.
+        assert "evil.example" not in text or "](http://evil" not in text
+        assert "<b>" not in text and "@all" not in text
+    assert f"/staff/leads/{lead.public_id}/" in text
+
+
+def test_the_message_uses_the_leads_language_and_human_labels(
+        ws, content, fast_retries, robot_factory, django_capture_on_commit_callbacks):
+    """Defect: the payload showed raw codes (roce-v2-800g, zh-hans) and no link."""
+    robot = robot_factory([200, 200])
+    fast_retries.LEAD_WEBHOOK_URL = robot.url
+    fast_retries.LEAD_WEBHOOK_KIND = "wecom"
+    with django_capture_on_commit_callbacks(execute=True):
+        lead = _lead(ws)
+    text = robot.requests[0]["text"]["content"]
+    assert lead.recommendation not in text and "zh-hans" not in text
+    assert "中文" in text and "新线索" in text and "公司" in text
+    assert f"http://127.0.0.1:8000/staff/leads/{lead.public_id}/" in text
+    from selector.core.explain import FABRIC_SHORT
+    from selector.domain import Fabric
+    with translation.override("zh-hans"):
+        assert str(FABRIC_SHORT[Fabric(lead.recommendation)]) in text
+    lead.language = "en"
+    english = notify.payload(notify.new_lead_message(lead), "wecom")["text"]["content"]
+    assert "New lead" in english and "English" in english and "新线索" not in english
 
 
 def test_the_email_is_bilingual_and_escapes_user_text(ws, content, fast_retries,

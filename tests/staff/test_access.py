@@ -1,8 +1,11 @@
 """Every staff URL for every persona: anonymous, outsider (signed in, no sales role),
 sales (own / unassigned / colleague's lead) and manager."""
 
+import datetime as dt
+
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from selector.leads.models import Lead, LeadEvent
 from selector.staff.models import LeadDeletion
@@ -24,10 +27,24 @@ def _urls(lead):
         ("post", reverse("staff:lead_assign", args=[pid]), {"owner": ""}),
         ("get", reverse("staff:lead_delete", args=[pid]), {}),
         ("post", reverse("staff:lead_delete", args=[pid]), {"reason": "asked", "confirm": "on"}),
+        ("get", reverse("staff:my_day"), {}),
+        ("post", reverse("staff:lead_activity", args=[pid]), {"kind": "call",
+                                                              "outcome": "reached"}),
+        ("post", reverse("staff:lead_next_action", args=[pid]),
+         {"kind": "call", "due": _tomorrow()}),
+        ("post", reverse("staff:lead_take", args=[pid]), {}),
+        ("post", reverse("staff:lead_merge", args=[pid]),
+         {"other": "NS-20200101-XXXXXX", "keep": "this", "confirm": "on"}),
+        ("get", reverse("staff:manager"), {}),
+        ("get", reverse("staff:audit"), {}),
     ]
 
 
-URL_COUNT = 11
+def _tomorrow() -> str:
+    return (timezone.localtime() + dt.timedelta(days=1)).strftime("%Y-%m-%dT10:00")
+
+
+URL_COUNT = 18
 
 
 def _call(client, method, url, data):
@@ -73,11 +90,14 @@ def test_outsider_404_is_the_same_as_a_missing_lead(client, outsider, manager):
     assert existing.content == missing.content
 
 
-# Expected status for sales: (own-or-unassigned lead, colleague's lead)
+# Expected status for sales: (unassigned lead, colleague's lead). 302 on a lead that is
+# not yours is the lead page again with the reason ("take it first" / "already taken by
+# …"), nothing changed.
 SALES_EXPECTED = {
     0: (200, 200), 1: (200, 200), 2: (403, 403), 3: (403, 403), 4: (403, 403),
-    5: (200, 200), 6: (302, 403), 7: (302, 403), 8: (302, 403), 9: (403, 403),
-    10: (403, 403),
+    5: (200, 200), 6: (302, 302), 7: (302, 302), 8: (403, 403), 9: (403, 403),
+    10: (403, 403), 11: (200, 200), 12: (302, 302), 13: (302, 302), 14: (302, 302),
+    15: (403, 403), 16: (403, 403), 17: (403, 403),
 }
 
 
@@ -88,13 +108,15 @@ def test_sales_work_on_unassigned_leads_only_within_their_role(client, sales, in
     response = _call(login(client, sales), method, url, data)
     assert response.status_code == SALES_EXPECTED[index][0]
     lead.refresh_from_db()
-    if index == 6:
-        assert lead.status == "contacted"
-        assert lead.events.filter(kind="status_changed", actor=sales).exists()
-    elif index == 7:
+    if index == 7:  # notes are allowed on unassigned leads
         assert lead.events.get(kind="note").data == {"text": "called"}
-    elif index in (4, 10):
-        assert lead.status == "new" and Lead.objects.filter(pk=lead.pk).exists()
+    elif index == 14:  # taking it is how a rep starts working on it
+        assert lead.owner == sales
+        assert lead.events.get(kind="owner_changed").data == {"from": None, "to": "sam"}
+    else:  # status, activity, next action: not before the lead is yours
+        assert lead.status == "new" and lead.owner is None
+        assert lead.next_action_due is None and lead.first_contact_at is None
+        assert set(lead.events.values_list("kind", flat=True)) == {"created"}
 
 
 @pytest.mark.parametrize("index", range(URL_COUNT))
@@ -106,10 +128,16 @@ def test_sales_cannot_change_a_colleagues_lead(client, sales, sales2, index):
     lead.refresh_from_db()
     assert lead.status == "new" and lead.owner == sales2
     assert LeadEvent.objects.filter(lead=lead).count() == 1
+    if response.status_code == 302 and index not in (11,):
+        # Told who has it, not a bare "access denied" page.
+        page = client.get(response["Location"])
+        assert "This lead is already taken by sue." in page.content.decode() or \
+            "已被 sue 接手" in page.content.decode()
 
 
 MANAGER_EXPECTED = {0: 200, 1: 200, 2: 200, 3: 200, 4: 302, 5: 200, 6: 302, 7: 302, 8: 302,
-                    9: 200, 10: 302}
+                    9: 200, 10: 302, 11: 200, 12: 302, 13: 302, 14: 302, 15: 400, 16: 200,
+                    17: 200}
 
 
 @pytest.mark.parametrize("index", range(URL_COUNT))
@@ -145,4 +173,4 @@ def test_inactive_members_are_outsiders(client, db):
 def test_the_english_workspace_is_under_en(client, sales):
     response = login(client, sales).get("/en/staff/")
     assert response.status_code == 200
-    assert b"Leads" in response.content
+    assert b"My day" in response.content

@@ -52,10 +52,12 @@ def test_csv_round_trips_exactly_and_neutralises_formulas(client, manager, paylo
     table = list(csv.reader(io.StringIO(text, newline="")))
     header, body = table[0], table[1:]
     assert header == export.header()
-    # No cell as written may start with a formula trigger.
+    # No cell as written may start a formula; phone numbers stay as typed (no apostrophe).
     for row in body:
         for cell in row:
-            assert not cell.startswith(export.DANGEROUS_PREFIXES)
+            assert not export.is_dangerous(cell)
+    phones = {row[header.index(str(export.COLUMNS[5][1]))] for row in body}
+    assert phones == {"+86 138 0000 0000"}
     with_header = [[export.unneutralise_csv(c) for c in row] for row in body]
     expected = [[str(c) for c in row] for row in export.rows(
         Lead.objects.order_by("-created_at", "-pk"))]
@@ -86,7 +88,7 @@ def test_xlsx_round_trips_exactly_with_string_cells(client, manager, payload_lea
         for cell in row:
             if isinstance(cell.value, str):
                 assert cell.data_type == "s"  # a string, never a formula
-                if cell.value.startswith(export.DANGEROUS_PREFIXES):
+                if export.is_dangerous(cell.value):
                     assert cell.quotePrefix  # Excel keeps it text even when re-edited
     assert len(rows) == len(PAYLOADS) + 1
 
@@ -111,8 +113,10 @@ def test_export_headers_follow_the_language(client, manager, lead):
 
 
 @pytest.mark.parametrize("text,written", [
-    ("=1", "'=1"), ("+1", "'+1"), ("-1", "'-1"), ("@a", "'@a"), ("\tx", "'\tx"),
-    ("\rx", "'\rx"), ("'x", "''x"), ("x=1", "x=1"), ("", ""),
+    ("=1", "'=1"), ("+1", "+1"), ("-1", "-1"), ("+86 138 0013 8000", "+86 138 0013 8000"),
+    ("+1-555", "'+1-555"), ("-2+3", "'-2+3"), ("+", "'+"), ("- ", "'- "), ("+A1", "'+A1"),
+    ("@a", "'@a"), ("\tx", "'\tx"), ("\rx", "'\rx"), ("'x", "''x"), ("x=1", "x=1"),
+    ("", ""),
 ])
 def test_neutralise_is_reversible(text, written):
     assert export.neutralise_csv(text) == written

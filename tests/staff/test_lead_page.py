@@ -40,6 +40,8 @@ def test_it_shows_everything_about_the_lead(client, sales, content):
 
 
 def test_status_change_writes_an_event(client, sales, lead):
+    lead.owner = sales
+    lead.save()
     response = login(client, sales).post(reverse("staff:lead_status", args=[lead.public_id]),
                                          {"status": "qualified"})
     assert response.status_code == 302
@@ -52,6 +54,8 @@ def test_status_change_writes_an_event(client, sales, lead):
 
 
 def test_a_bad_status_is_a_400_not_a_500(client, sales, lead):
+    lead.owner = sales
+    lead.save()
     response = login(client, sales).post(reverse("staff:lead_status", args=[lead.public_id]),
                                          {"status": "'; DROP TABLE"})
     assert response.status_code == 400

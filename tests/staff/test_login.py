@@ -25,10 +25,10 @@ def _fail(client, username="sam", ip="10.0.0.1", url=LOGIN):
                        REMOTE_ADDR=ip)
 
 
-def test_it_logs_in_and_lands_on_the_lead_list(client, sam):
+def test_it_logs_in_and_lands_on_my_day(client, sam):
     response = client.post(LOGIN, {"username": "sam", "password": PASSWORD})
-    assert response.status_code == 302 and response["Location"] == reverse("staff:lead_list")
-    assert client.get(reverse("staff:lead_list")).status_code == 200
+    assert response.status_code == 302 and response["Location"] == reverse("staff:my_day")
+    assert client.get(reverse("staff:my_day")).status_code == 200
 
 
 def _ok(client, username="sam", ip="10.9.9.9", url=LOGIN):

@@ -1,0 +1,113 @@
+"""Possible duplicates, found when a lead is created (``lead_create`` calls ``flag``).
+
+Two leads are possible duplicates when they share the normalised phone (stored E.164),
+the e-mail address (case-insensitive), or a company name: the names are compared by
+``company_key`` (NFKC, lower case, legal-form words and bracketed city names removed, no
+punctuation or spaces) with PostgreSQL trigram similarity (pg_trgm; GIN index
+``lead_company_key_trgm``, leads/0003) of at least COMPANY_SIMILARITY. Elsewhere
+(SQLite in development) the company must match exactly.
+
+Merged leads (pointers) are never candidates. At most MAX_FLAGS leads are flagged, the
+strongest first (phone/e-mail matches, then company similarity, then the newest).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import unicodedata
+
+from django.db import DatabaseError, connection, transaction
+from django.db.models import Q
+from django.db.models.functions import Lower
+
+from selector.leads.models import DuplicateFlag, Lead, LeadEvent
+
+logger = logging.getLogger(__name__)
+
+COMPANY_SIMILARITY = 0.6
+MAX_FLAGS = 3
+# Keys shorter than this are compared for equality only (trigrams of "ab" say nothing).
+MIN_KEY_FOR_SIMILARITY = 4
+
+_BRACKETED = re.compile(r"[(\[（【][^)\]）】]*[)\]）】]")
+# Longest first: "股份有限公司" before "有限公司" before "公司".
+_LEGAL_FORMS = re.compile(
+    r"(股份有限公司|有限责任公司|集团有限公司|有限公司|集团|分公司|公司"
+    r"|\bco\b\.?,?\s*\bltd\b\.?|\bcorporation\b|\bincorporated\b|\blimited\b|\bcompany\b"
+    r"|\bcorp\b|\binc\b|\bltd\b|\bllc\b|\bgmbh\b|\bpte\b|\bplc\b|\bco\b)")
+_NOT_WORD = re.compile(r"[\W_]+")
+
+
+def company_key(name: str) -> str:
+    """``"星云智算科技（深圳）有限公司"`` and ``"星云智算科技有限公司"`` -> ``"星云智算科技"``;
+    ``"Nimbus Compute Co., Ltd."`` -> ``"nimbuscompute"``."""
+    text = unicodedata.normalize("NFKC", name or "").casefold()
+    text = _BRACKETED.sub(" ", text)
+    text = _LEGAL_FORMS.sub(" ", text)
+    return _NOT_WORD.sub("", text)[:200]
+
+
+def candidates(lead: Lead) -> list[tuple[Lead, list[str], float | None]]:
+    """The leads ``lead`` may duplicate: (other, reasons, company similarity)."""
+    base = Lead.objects.filter(merged_into__isnull=True).exclude(pk=lead.pk)
+    found: dict[int, tuple[list[str], float | None]] = {}
+    contact = Q(phone=lead.phone) if lead.phone else Q(pk__in=[])
+    if lead.email:
+        contact |= Q(email_lower=lead.email.strip().lower())
+    for pk, phone, email in (base.alias(email_lower=Lower("email")).filter(contact)
+                             .order_by("-created_at").values_list("pk", "phone", "email")
+                             [:MAX_FLAGS * 4]):
+        reasons = []
+        if lead.phone and phone == lead.phone:
+            reasons.append("phone")
+        if lead.email and email.strip().lower() == lead.email.strip().lower():
+            reasons.append("email")
+        found[pk] = (reasons, None)
+    for pk, similarity in _similar_companies(base, lead.company_key, lead.pk):
+        reasons, _none = found.get(pk, ([], None))
+        found[pk] = ([*reasons, "company"], similarity)
+    ranked = sorted(found.items(), key=lambda kv: (
+        -len([r for r in kv[1][0] if r != "company"]), -(kv[1][1] or 0), -kv[0]))[:MAX_FLAGS]
+    others = Lead.objects.in_bulk([pk for pk, _v in ranked])
+    return [(others[pk], reasons, similarity) for pk, (reasons, similarity) in ranked]
+
+
+def _similar_companies(base, key: str, lead_pk: int) -> list[tuple[int, float]]:
+    if not key:
+        return []
+    if connection.vendor != "postgresql" or len(key) < MIN_KEY_FOR_SIMILARITY:
+        return [(pk, 1.0) for pk in base.filter(company_key=key).order_by("-created_at")
+                .values_list("pk", flat=True)[:MAX_FLAGS]]
+    with connection.cursor() as cursor:
+        # SET LOCAL: this transaction only (lead_create's), so the % operator, which the
+        # GIN index serves, already applies our threshold.
+        cursor.execute("SET LOCAL pg_trgm.similarity_threshold = %s", [COMPANY_SIMILARITY])
+        cursor.execute(
+            "SELECT id, similarity(company_key, %s) AS s FROM leads_lead "
+            "WHERE company_key %% %s AND merged_into_id IS NULL AND id <> %s "
+            "ORDER BY s DESC, id DESC LIMIT %s", [key, key, lead_pk, MAX_FLAGS])
+        return [(pk, round(s, 3)) for pk, s in cursor.fetchall()]
+
+
+def flag(lead: Lead) -> list[DuplicateFlag]:
+    """Record the possible duplicates of a new lead (inside lead_create's transaction):
+    one DuplicateFlag per pair and a timeline event on both leads. A failure here is
+    logged and leaves the lead as it is (a savepoint), so a customer never loses a lead
+    because of duplicate matching."""
+    try:
+        with transaction.atomic():
+            flags = []
+            for other, reasons, similarity in candidates(lead):
+                flags.append(DuplicateFlag.objects.create(
+                    lead=lead, other=other, reasons=reasons, similarity=similarity))
+                LeadEvent.objects.bulk_create([
+                    LeadEvent(lead=lead, kind=LeadEvent.Kind.DUPLICATE_FLAGGED,
+                              data={"other": other.report_number, "reasons": reasons}),
+                    LeadEvent(lead=other, kind=LeadEvent.Kind.DUPLICATE_FLAGGED,
+                              data={"other": lead.report_number, "reasons": reasons}),
+                ])
+            return flags
+    except DatabaseError:
+        logger.exception("duplicate matching failed for lead %s", lead.report_number)
+        return []

@@ -1,0 +1,154 @@
+"""The sales team's working calendar, for the first-contact SLA.
+
+Working time is the WORK_HOURS intervals (local time, settings.TIME_ZONE) of working days:
+the WORK_DAYS weekdays, minus WORK_HOLIDAYS, plus WORK_EXTRA_DAYS (weekend days worked in
+exchange for a holiday, 调休). LEAD_SLA gives each score its deadline in working time:
+``h`` working hours, ``d`` working days (one working day = the length of WORK_HOURS).
+
+Pure functions of a ``Calendar`` (built from settings by ``calendar()``), so the rules are
+tested without a database.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from zoneinfo import ZoneInfo
+
+from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
+
+_MAX_DAYS = 400  # a deadline further than this means the calendar has no working time
+
+
+@dataclass(frozen=True)
+class Calendar:
+    tz: ZoneInfo
+    hours: tuple[tuple[dt.time, dt.time], ...]
+    weekdays: frozenset[int]  # ISO: 1 = Monday
+    holidays: frozenset[dt.date]
+    extra_days: frozenset[dt.date]
+
+    @property
+    def day_minutes(self) -> int:
+        return sum(_minutes(end) - _minutes(start) for start, end in self.hours)
+
+    def is_working_day(self, day: dt.date) -> bool:
+        if day in self.extra_days:
+            return True
+        return day.isoweekday() in self.weekdays and day not in self.holidays
+
+    def add(self, start: dt.datetime, minutes: int) -> dt.datetime:
+        """The moment ``minutes`` of working time after ``start``."""
+        local = start.astimezone(self.tz)
+        day, left = local.date(), minutes
+        for _ in range(_MAX_DAYS):
+            if self.is_working_day(day):
+                for begin, end in self.hours:
+                    a = dt.datetime.combine(day, begin, self.tz)
+                    b = dt.datetime.combine(day, end, self.tz)
+                    a = max(a, local)
+                    if a >= b:
+                        continue
+                    span = (b - a).total_seconds() / 60
+                    if left <= span:
+                        return a + dt.timedelta(minutes=left)
+                    left -= span
+            day += dt.timedelta(days=1)
+            local = dt.datetime.combine(day, dt.time.min, self.tz)
+        raise ValueError("no working time in the calendar")
+
+    def between(self, start: dt.datetime, end: dt.datetime) -> int:
+        """Working minutes from ``start`` to ``end`` (negative when end is earlier)."""
+        if end < start:
+            return -self.between(end, start)
+        a, b = start.astimezone(self.tz), end.astimezone(self.tz)
+        total, day = 0.0, a.date()
+        while day <= b.date():
+            if self.is_working_day(day):
+                for begin, finish in self.hours:
+                    lo = max(dt.datetime.combine(day, begin, self.tz), a)
+                    hi = min(dt.datetime.combine(day, finish, self.tz), b)
+                    if hi > lo:
+                        total += (hi - lo).total_seconds() / 60
+            day += dt.timedelta(days=1)
+        return round(total)
+
+
+def _minutes(t: dt.time) -> int:
+    return t.hour * 60 + t.minute
+
+
+def parse_hours(text: str) -> tuple[tuple[dt.time, dt.time], ...]:
+    """"09:00-12:00,13:30-18:00" -> ((09:00, 12:00), (13:30, 18:00))."""
+    out = []
+    try:
+        for part in text.split(","):
+            start, end = (dt.time.fromisoformat(x.strip()) for x in part.split("-"))
+            if not start < end:
+                raise ValueError
+            out.append((start, end))
+    except ValueError:
+        raise ImproperlyConfigured(f"WORK_HOURS: bad interval list {text!r}") from None
+    out.sort()
+    if any(a[1] > b[0] for a, b in zip(out, out[1:], strict=False)):
+        raise ImproperlyConfigured("WORK_HOURS: intervals overlap")
+    return tuple(out)
+
+
+def parse_days(values: list[str], name: str) -> frozenset[dt.date]:
+    """Dates and inclusive ranges: ["2026-10-01..2026-10-07", "2026-12-31"]."""
+    days = set()
+    try:
+        for value in values:
+            first, _sep, last = value.partition("..")
+            a = dt.date.fromisoformat(first.strip())
+            b = dt.date.fromisoformat(last.strip()) if last else a
+            if b < a or (b - a).days > 366:
+                raise ValueError
+            days.update(a + dt.timedelta(days=n) for n in range((b - a).days + 1))
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}: bad date or range in {values!r}") from None
+    return frozenset(days)
+
+
+def parse_sla(text: str) -> dict[str, tuple[int, str]]:
+    """"hot=1h,warm=1d,cold=3d" -> {"hot": (1, "h"), ...}."""
+    out = {}
+    try:
+        for part in text.split(","):
+            score, value = (x.strip() for x in part.split("="))
+            number, unit = int(value[:-1]), value[-1]
+            if unit not in ("h", "d", "m") or not 0 < number <= 1000:
+                raise ValueError
+            out[score] = (number, unit)
+    except ValueError:
+        raise ImproperlyConfigured(f"LEAD_SLA: expected e.g. 'hot=1h,warm=1d', got {text!r}"
+                                   ) from None
+    return out
+
+
+def calendar() -> Calendar:
+    return Calendar(
+        tz=ZoneInfo(settings.TIME_ZONE),
+        hours=parse_hours(settings.WORK_HOURS),
+        weekdays=frozenset(settings.WORK_DAYS),
+        holidays=parse_days(settings.WORK_HOLIDAYS, "WORK_HOLIDAYS"),
+        extra_days=parse_days(settings.WORK_EXTRA_DAYS, "WORK_EXTRA_DAYS"),
+    )
+
+
+def sla_minutes(score: str, cal: Calendar | None = None) -> int | None:
+    """The first-contact deadline for a score in working minutes (None: no SLA)."""
+    rule = parse_sla(settings.LEAD_SLA).get(score)
+    if rule is None:
+        return None
+    number, unit = rule
+    cal = cal or calendar()
+    return number * {"m": 1, "h": 60, "d": cal.day_minutes}[unit]
+
+
+def sla_due(score: str, created: dt.datetime) -> dt.datetime | None:
+    cal = calendar()
+    minutes = sla_minutes(score, cal)
+    return None if minutes is None else cal.add(created, minutes)

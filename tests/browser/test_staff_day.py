@@ -1,0 +1,311 @@
+"""A day in the sales workspace, in Chromium, against the real services, the real task
+worker (django-tasks-db's db_worker, run in batch mode in this process) and a local
+group-robot webhook:
+
+a hot lead arrives (the robot gets the message with the deep link) -> the rep opens My
+day, takes the lead, logs a call with its outcome and sets a next action for tomorrow ->
+the clock passes (time-machine moves this process's clock, which the live server and the
+worker share; Chromium's own clock does not matter) -> the reminder fires with an
+@mention -> a second rep tries to take the lead and is told who has it -> the manager
+merges the duplicate, looks at the pipeline and exports (logged) -> the lead is lost with
+a reason. Screenshots of each page go to artifacts/staff-day/.
+
+Waits are on conditions (URLs, selectors, rows in the database), never fixed sleeps.
+STAFF_IDLE_TIMEOUT is raised to three days here: the scenario compresses a day, and the
+idle timeout has its own tests (tests/staff/test_defects.py, test_login.py).
+"""
+
+import datetime as dt
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+import time_machine
+from django.apps import apps
+from django.contrib.auth.models import Group, User
+from django.core.management import call_command
+from django.utils import timezone
+from django_tasks_db.models import DBTaskResult
+
+from selector.domain import Answers
+from selector.leads.models import DuplicateFlag, Lead
+from selector.leads.services import lead_create
+from selector.staff.models import ExportLog, StaffProfile
+from selector.staff.permissions import MANAGERS_GROUP, SALES_GROUP
+from selector.staff.roles import ensure_roles
+from selector.wizard.models import WizardSession
+
+pytestmark = pytest.mark.browser
+PASSWORD = "correct-horse-battery-9"
+HOT = {"gpus": 512, "gpus_per_server": 8, "workload": "training", "budget": "balanced",
+       "determinism": "standard", "throughput_limited": False, "nic_speed": 400}
+
+
+class Robot:
+    """A group-robot webhook on 127.0.0.1 that keeps what it receives."""
+
+    def __init__(self):
+        self.messages: list[dict] = []
+        self.lock = threading.Lock()
+        robot = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                with robot.lock:
+                    robot.messages.append(body)
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.end_headers()
+                self.wfile.write(b'{"errcode": 0, "errmsg": "ok"}')
+
+            def log_message(self, *args):
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/cgi-bin/webhook/send"
+        threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.05},
+                         daemon=True).start()
+
+    def texts(self) -> list[str]:
+        with self.lock:
+            return [m["text"]["content"] for m in self.messages]
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture
+def robot(settings):
+    robot = Robot()
+    settings.LEAD_WEBHOOK_URL = robot.url
+    settings.LEAD_WEBHOOK_KIND = "wecom"
+    yield robot
+    robot.close()
+
+
+def _worker() -> None:
+    """Run every task that is due now, like `manage.py db_worker` does, then return."""
+    call_command("db_worker", batch=True, interval=0, startup_delay=False, verbosity=0)
+
+
+def _submit(company: str, phone: str, **contact) -> Lead:
+    """A customer's submission through the real service (what the contact form calls)."""
+    ws = WizardSession.objects.create(answers=dict(HOT), furthest_step=6,
+                                      result_at=timezone.now(), utm_source="baidu",
+                                      utm_campaign="ai-cluster-2026")
+    data = {"name": "陈思远", "company": company, "phone": phone,
+            "email": "chen.siyuan@example.cn", "role": "网络架构师", "timeline": "0-3m",
+            "wechat": "", "message": ""}
+    data.update(contact)
+    lead, _created = lead_create(wizard_session=ws, answers=Answers.from_dict(HOT),
+                                 contact=data, language="zh-hans")
+    return lead
+
+
+def _user(username, group, mobile, first, last):
+    user = User.objects.create_user(username, f"{username}@example.com", PASSWORD,
+                                    first_name=first, last_name=last)
+    user.groups.add(Group.objects.get(name=group))
+    StaffProfile.objects.create(user=user, mobile=mobile)
+    return user
+
+
+def _login(page, username):
+    page.goto("/staff/login/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", PASSWORD)
+    page.click(".staff-login button[type=submit]")
+    page.wait_for_url("**/staff/")
+
+
+def _wait_for(condition, what: str, timeout: float = 15.0):
+    """Poll the database (or anything) until ``condition()`` holds."""
+    deadline = timezone.now().timestamp() + timeout
+    while True:
+        value = condition()
+        if value:
+            return value
+        if timezone.now().timestamp() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        threading.Event().wait(0.05)
+
+
+def test_a_day_in_the_sales_workspace(new_page, live_server, artifacts_dir, transactional_db,
+                                      robot, settings):
+    shots = artifacts_dir("staff-day")
+    call_command("load_content", force=True, verbosity=0)
+    ensure_roles(apps)
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+    settings.SITE_URL = live_server.url
+    settings.STAFF_IDLE_TIMEOUT = 3 * 24 * 3600
+    settings.REPORT_EMAIL_ENABLED = False  # the customer's report e-mail has its own tests
+    wang = _user("wang", SALES_GROUP, "13800138000", "磊", "王")
+    _user("li", SALES_GROUP, "13900139000", "娜", "李")
+    _user("mia", MANAGERS_GROUP, "13700137000", "敏", "孙")
+
+    # Last week the same customer tried once already (same mobile, company written
+    # differently); it went nowhere.
+    earlier = _submit("星云智算科技有限公司", "+8613811112222", name="陈先生")
+    Lead.objects.filter(pk=earlier.pk).update(
+        created_at=timezone.now() - dt.timedelta(days=7))
+    _worker()
+
+    # --- a hot lead arrives --------------------------------------------------------------
+    hot = _submit("星云智算科技（深圳）有限公司", "+8613811112222")
+    assert hot.score == "hot"
+    flag = DuplicateFlag.objects.get(lead=hot)
+    assert flag.other == earlier and "phone" in flag.reasons
+    _worker()
+    message = next(t for t in robot.texts() if hot.report_number in t)
+    deep_link = f"{live_server.url}/staff/leads/{hot.public_id}/"
+    assert deep_link in message
+    assert "新线索" in message and "热" in message and "RoCE" in message or "InfiniBand" in message
+    assert f"疑似与 {earlier.report_number} 重复" in message
+
+    # A colleague opens the lead from the group chat's link while it is still free.
+    li_page = new_page()
+    _login(li_page, "li")
+    li_page.goto(deep_link.removeprefix(live_server.url))
+    li_page.wait_for_selector("#take-lead")
+
+    # --- the rep's morning: My day, take, call, next action -------------------------------
+    page = new_page()
+    _login(page, "wang")
+    hot_row = page.locator(".day-hot .day-item", has_text="星云智算科技（深圳）")
+    hot_row.wait_for()
+    page.screenshot(path=str(shots / "my-day-before.png"), full_page=True)
+    hot_row.locator("button", has_text="接手").click()
+    page.wait_for_selector(".day-open .day-item:has-text('星云智算科技（深圳）')")
+    assert _wait_for(lambda: Lead.objects.get(pk=hot.pk).owner_id == wang.pk, "take")
+    page.click(".day-open .day-item a:has-text('星云智算科技（深圳）')")
+    page.wait_for_url(f"**/staff/leads/{hot.public_id}/")
+    assert "首次联系" in page.inner_text(".sla-clock")
+
+    page.select_option("#activity-form select[name=kind]", "call")
+    page.select_option("#activity-form select[name=outcome]", "reached")
+    page.fill("#activity-form textarea[name=note]", "已电话沟通，客户计划 Q1 上线 512 卡训练集群")
+    page.click("#activity-form button[type=submit]")
+    page.wait_for_selector(".timeline li.event-activity")
+    assert "电话 · 已接通" in page.inner_text(".timeline")
+    assert "sla-met" in page.get_attribute(".sla-clock", "class")
+
+    page.select_option("#next-action-form select[name=kind]", "call")
+    page.fill("#next-action-form input[name=note]", "发送 RoCE 方案并确认预算")
+    page.click("#next-action-form button[type=submit]")
+    page.wait_for_selector(".next-current")
+    lead = Lead.objects.get(pk=hot.pk)
+    due = timezone.localtime(lead.next_action_due)
+    tomorrow = timezone.localdate() + dt.timedelta(days=1)
+    assert (lead.next_action_kind, due.date(), due.hour, due.minute) == (
+        "call", tomorrow, 10, 0)
+    reminder = DBTaskResult.objects.get(task_path="selector.staff.tasks.remind")
+    assert reminder.run_after == lead.next_action_due
+    page.screenshot(path=str(shots / "lead-page.png"), full_page=True)
+    _worker()  # not due yet: nothing happens
+    assert not any("提醒" in t for t in robot.texts())
+
+    # --- the clock passes: the reminder fires ---------------------------------------------
+    with time_machine.travel(lead.next_action_due + dt.timedelta(minutes=1), tick=True):
+        _worker()
+        reminder_message = next(m for m in robot.messages if "提醒" in m["text"]["content"])
+        assert reminder_message["text"]["mentioned_mobile_list"] == ["13800138000"]
+        assert deep_link in reminder_message["text"]["content"]
+        assert Lead.objects.get(pk=hot.pk).events.filter(kind="reminded").exists()
+
+        page.goto("/staff/")
+        page.wait_for_selector(".day-overdue .day-item:has-text('星云智算科技（深圳）')")
+        page.screenshot(path=str(shots / "my-day-overdue.png"), full_page=True)
+
+        # --- a second rep tries to take the lead ------------------------------------------
+        li_page.click("#take-lead")
+        li_page.wait_for_selector(".staff-messages .msg-error")
+        assert "该线索已被 王磊 接手。" in li_page.inner_text(".staff-messages")
+        assert Lead.objects.get(pk=hot.pk).owner_id == wang.pk
+
+        # --- the manager: merge the duplicate, the pipeline, an export ---------------------
+        boss = new_page()
+        _login(boss, "mia")
+        boss.goto(f"/staff/leads/{hot.public_id}/")
+        boss.wait_for_selector(".duplicates-card")
+        assert earlier.report_number in boss.inner_text(".duplicates-card")
+        boss.click(f"button:has-text('将 {earlier.report_number} 合并到本线索')")
+        boss.wait_for_selector(".staff-messages .msg-success")
+        assert _wait_for(lambda: Lead.objects.get(pk=earlier.pk).merged_into_id == hot.pk,
+                         "merge")
+        assert "已合并到本线索" in boss.inner_text(".timeline")
+
+        boss.click("nav a[href='/staff/pipeline/']")
+        boss.wait_for_url("**/staff/pipeline/")
+        pipeline = boss.inner_text("#pipeline")
+        assert "wang" in pipeline
+        boss.screenshot(path=str(shots / "manager-pipeline.png"), full_page=True)
+
+        boss.goto("/staff/leads/?source=baidu")
+        boss.wait_for_selector("table.lead-table tbody tr")
+        assert boss.locator("table.lead-table tbody tr").count() == 1  # the pointer is gone
+        boss.screenshot(path=str(shots / "lead-list.png"), full_page=True)
+        with boss.expect_download() as download_info:
+            boss.click("a:has-text('导出 CSV')")
+        text = download_info.value.path().read_text(encoding="utf-8-sig")
+        assert hot.report_number in text and "+86 138 1111 2222" in text
+        log = _wait_for(lambda: ExportLog.objects.filter(finished=True).first(), "export log")
+        assert (log.actor.username, log.filters, log.row_count) == ("mia",
+                                                                   {"source": "baidu"}, 1)
+        boss.goto("/staff/audit/")
+        assert "source=baidu" in boss.inner_text("#exports")
+        boss.screenshot(path=str(shots / "audit.png"), full_page=True)
+
+        # --- the deal is lost, with a reason -------------------------------------------------
+        page.goto(f"/staff/leads/{hot.public_id}/")
+        page.click("summary:has-text('更改状态')")
+        page.select_option("#status-form select[name=status]", "lost")
+        page.click("#status-form button[type=submit]")
+        page.wait_for_selector("#status-form .field-error")  # no reason: refused, kept
+        assert Lead.objects.get(pk=hot.pk).status == "new"
+        page.select_option("#status-form select[name=status]", "lost")
+        page.select_option("#status-form select[name=lost_reason]", "competitor")
+        page.fill("#status-form textarea[name=note]", "客户选择了友商的整体方案")
+        page.click("#status-form button[type=submit]")
+        page.wait_for_selector(".badge.status-lost")
+        lead = Lead.objects.get(pk=hot.pk)
+        assert (lead.status, lead.lost_reason, lead.next_action_due) == ("lost", "competitor",
+                                                                         None)
+        assert "原因：选择了竞争对手" in page.inner_text(".timeline")
+
+
+def test_phone_layouts(new_page, live_server, artifacts_dir, transactional_db):
+    """390 px: the list is cards with no sideways scroll; the lead page shows contact, the
+    next action and the actions above the fold (844 px, an iPhone 14)."""
+    shots = artifacts_dir("staff-day")
+    call_command("load_content", force=True, verbosity=0)
+    ensure_roles(apps)
+    wang = _user("wang", SALES_GROUP, "13800138000", "磊", "王")
+    leads = [_submit(f"测试{n}号智能科技有限公司", f"+86138000000{n:02d}",
+                     email=f"c{n}@example.cn") for n in range(8)]
+    Lead.objects.filter(pk=leads[0].pk).update(owner=wang)
+    page = new_page(width=390, height=844)
+    _login(page, "wang")
+    page.screenshot(path=str(shots / "my-day-390.png"), full_page=True)
+    page.goto("/staff/leads/")
+    page.wait_for_selector("table.lead-table tbody tr")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"the list is {width} px wide at 390 px"
+    assert page.evaluate("getComputedStyle(document.querySelector('.lead-table tr')).display"
+                         ) == "grid"
+    page.screenshot(path=str(shots / "lead-list-390.png"), full_page=True)
+
+    page.goto(f"/staff/leads/{leads[0].public_id}/")
+    page.wait_for_selector(".actions-card")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    for selector in (".contact-card", ".next-card", ".actions-card"):
+        top = page.evaluate(f"document.querySelector('{selector}').getBoundingClientRect().top")
+        assert top < 844, f"{selector} starts at y = {top:.0f} px"
+    # The first action (log an activity) is reachable without scrolling.
+    button = page.evaluate("document.querySelector('#activity-form button')"
+                           ".getBoundingClientRect().bottom")
+    page.screenshot(path=str(shots / "lead-page-390.png"), full_page=False)
+    page.screenshot(path=str(shots / "lead-page-390-full.png"), full_page=True)
+    assert button < 844 * 2, button  # within two screens; the cards' tops are in the first

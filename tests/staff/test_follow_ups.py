@@ -1,0 +1,272 @@
+"""Follow-ups, activities, the first-contact SLA, My day, reminders, digests."""
+
+import datetime as dt
+import json
+from zoneinfo import ZoneInfo
+
+import pytest
+import time_machine
+from django.core import mail
+from django.urls import reverse
+from django.utils import timezone
+
+from selector.leads import worktime
+from selector.leads.models import Lead, LeadEvent
+from selector.staff import services, tasks
+from selector.staff.models import StaffProfile
+
+from .conftest import login, make_lead
+
+SH = ZoneInfo("Asia/Shanghai")
+
+
+def at(*args) -> dt.datetime:
+    return dt.datetime(*args, tzinfo=SH)
+
+
+# --- the working calendar ------------------------------------------------------------
+
+@pytest.fixture
+def cal(settings):
+    settings.WORK_HOURS = "09:00-12:00,13:30-18:00"
+    settings.WORK_DAYS = [1, 2, 3, 4, 5]
+    settings.WORK_HOLIDAYS = ["2026-10-01..2026-10-07"]
+    settings.WORK_EXTRA_DAYS = ["2026-10-10"]  # a Saturday worked (调休)
+    settings.LEAD_SLA = "hot=1h,warm=1d,cold=3d"
+    return worktime.calendar()
+
+
+@pytest.mark.parametrize("start,minutes,expected", [
+    (at(2026, 12, 1, 10, 0), 60, at(2026, 12, 1, 11, 0)),       # inside the morning
+    (at(2026, 12, 1, 11, 30), 60, at(2026, 12, 1, 14, 0)),      # over the lunch break
+    (at(2026, 12, 1, 17, 30), 60, at(2026, 12, 2, 9, 30)),      # into the next morning
+    (at(2026, 12, 1, 20, 0), 60, at(2026, 12, 2, 10, 0)),       # after hours
+    (at(2026, 12, 4, 17, 45), 60, at(2026, 12, 7, 9, 45)),      # Friday -> Monday
+    (at(2026, 9, 30, 17, 0), 120, at(2026, 10, 8, 10, 0)),      # national holiday week
+    (at(2026, 10, 9, 18, 0), 30, at(2026, 10, 10, 9, 30)),      # a make-up Saturday
+    (at(2026, 12, 1, 9, 0), 450, at(2026, 12, 1, 18, 0)),       # one working day
+    (at(2026, 12, 1, 9, 0), 451, at(2026, 12, 2, 9, 1)),
+])
+def test_working_time_skips_nights_lunch_weekends_and_holidays(cal, start, minutes, expected):
+    assert cal.add(start, minutes) == expected
+    assert cal.between(start, expected) == minutes
+
+
+def test_the_sla_follows_the_score(cal):
+    created = at(2026, 12, 1, 17, 0)
+    assert worktime.sla_due("hot", created) == at(2026, 12, 1, 18, 0)
+    assert worktime.sla_due("hot", at(2026, 12, 1, 17, 30)) == at(2026, 12, 2, 9, 30)
+    assert worktime.sla_due("warm", created) == at(2026, 12, 2, 17, 0)
+    assert worktime.sla_due("cold", created) == at(2026, 12, 4, 17, 0)
+
+
+@pytest.mark.parametrize("name,value", [
+    ("WORK_HOURS", "18:00-09:00"), ("WORK_HOURS", "nine to five"),
+    ("WORK_HOLIDAYS", ["2026-13-01"]), ("LEAD_SLA", "hot=soon"),
+])
+def test_a_bad_calendar_setting_is_a_clear_error(settings, name, value):
+    from django.core.exceptions import ImproperlyConfigured
+
+    setattr(settings, name, value)
+    with pytest.raises(ImproperlyConfigured, match=name):
+        worktime.sla_due("hot", at(2026, 12, 1, 10, 0))
+
+
+# --- activities, first contact and the SLA clock ---------------------------------------
+
+def test_the_first_activity_is_the_first_contact(client, sales):
+    lead = make_lead(owner=sales, sla_due=timezone.now() + dt.timedelta(hours=1))
+    url = reverse("staff:lead_activity", args=[lead.public_id])
+    login(client, sales)
+    assert client.post(url, {"kind": "call", "outcome": "held"}).status_code == 400
+    client.post(url, {"kind": "call", "outcome": "no_answer", "note": "关机"})
+    client.post(url, {"kind": "wechat", "outcome": "replied"})
+    lead.refresh_from_db()
+    first = lead.events.filter(kind="activity").order_by("pk").first()
+    assert first.data == {"type": "call", "outcome": "no_answer", "note": "关机"}
+    assert abs(lead.first_contact_at - first.created_at) < dt.timedelta(seconds=1)
+    assert lead.first_contact_by == sales
+    page = client.get(reverse("staff:lead_detail", args=[lead.public_id])).content.decode()
+    assert "电话 · 无人接听" in page and "微信 · 已回复" in page
+    assert "sla-met" in page
+
+
+def test_the_lead_page_shows_the_running_sla_clock(client, sales, cal):
+    with time_machine.travel(at(2026, 12, 1, 10, 0), tick=False):
+        lead = make_lead(owner=sales, score="hot", sla_due=at(2026, 12, 1, 11, 0))
+        page = login(client, sales).get(
+            reverse("staff:lead_detail", args=[lead.public_id])).content.decode()
+        assert "sla-running" in page and "剩余 1 小时 0 分钟" in page
+    with time_machine.travel(at(2026, 12, 1, 14, 0), tick=False):
+        client.logout()
+        response = login(client, sales).get(reverse("staff:lead_detail", args=[lead.public_id]))
+        assert response.status_code == 200, response.get("Location")
+        page = response.content.decode()
+        # 11:00-12:00 and 13:30-14:00: 1 h 30 min of working time late.
+        assert "sla-late" in page and "已超出 1 小时 30 分钟" in page
+
+
+def test_next_action_is_set_shown_and_cleared(client, sales):
+    lead = make_lead(owner=sales)
+    url = reverse("staff:lead_next_action", args=[lead.public_id])
+    login(client, sales)
+    due = (timezone.localtime() + dt.timedelta(days=1)).replace(hour=10, minute=0, second=0,
+                                                               microsecond=0)
+    client.post(url, {"kind": "visit", "due": due.strftime("%Y-%m-%dT%H:%M"), "note": "带方案"})
+    lead.refresh_from_db()
+    assert (lead.next_action_kind, lead.next_action_due, lead.next_action_note) == (
+        "visit", due, "带方案")
+    assert lead.events.get(kind="next_action_set").data["type"] == "visit"
+    past = (timezone.localtime() - dt.timedelta(days=2)).strftime("%Y-%m-%dT%H:%M")
+    assert client.post(url, {"kind": "call", "due": past}).status_code == 400
+    client.post(url, {"kind": ""})
+    lead.refresh_from_db()
+    assert lead.next_action_due is None and lead.events.filter(
+        kind="next_action_cleared").exists()
+
+
+def test_closing_a_lead_clears_its_next_action(sales):
+    lead = make_lead(owner=sales, next_action_kind="call",
+                     next_action_due=timezone.now() + dt.timedelta(hours=1))
+    services.lead_change_status(lead=lead, status="won", actor=sales)
+    lead.refresh_from_db()
+    assert lead.next_action_due is None
+
+
+# --- My day ------------------------------------------------------------------------------
+
+def test_my_day_lists_overdue_today_hot_unassigned_and_my_open_leads(client, sales, sales2):
+    now = timezone.now()
+    make_lead(name="逾期", owner=sales, next_action_kind="call",
+              next_action_due=now - dt.timedelta(hours=3))
+    end_of_day = timezone.localtime(now).replace(hour=23, minute=58)
+    if end_of_day > now:
+        make_lead(name="今天", owner=sales, next_action_kind="wechat",
+                  next_action_due=end_of_day)
+    make_lead(name="热门未分配", score="hot")
+    make_lead(name="冷门未分配", score="cold")
+    make_lead(name="同事的", owner=sales2, score="hot", next_action_kind="call",
+              next_action_due=now - dt.timedelta(hours=1))
+    make_lead(name="已赢单", owner=sales, status="won")
+    response = login(client, sales).get(reverse("staff:my_day"))
+    ctx = response.context
+    assert [x.name for x in ctx["overdue"]] == ["逾期"]
+    assert [x.name for x in ctx["today"]] == (["今天"] if end_of_day > now else [])
+    assert [x.name for x in ctx["hot_unassigned"]] == ["热门未分配"]
+    assert {x.name for x in ctx["open"]} == {"逾期", "今天"} & {
+        x.name for x in Lead.objects.filter(owner=sales, status="new")}
+    page = response.content.decode()
+    assert "同事的" not in page and "已赢单" not in page
+    assert "我的今天" in page and "接手" in page
+
+
+# --- reminders, assignment, SLA escalation, digests --------------------------------------
+
+@pytest.fixture
+def robot(settings):
+    """The group robot as a list of payloads (post_message is the real one; the URL
+    points at a local HTTP server)."""
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    received = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self):
+            received.append(json.loads(self.rfile.read(int(self.headers["Content-Length"]))))
+            self.send_response(200)
+            self.end_headers()
+            self.wfile.write(b'{"errcode": 0}')
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05},
+                     daemon=True).start()
+    settings.LEAD_WEBHOOK_URL = f"http://127.0.0.1:{server.server_address[1]}/send"
+    settings.LEAD_WEBHOOK_KIND = "wecom"
+    yield received
+    server.shutdown()
+    server.server_close()
+
+
+def test_the_reminder_mentions_the_owner_and_fires_once_for_the_current_action(robot, sales):
+    StaffProfile.objects.create(user=sales, mobile="13800138000")
+    due = timezone.now() + dt.timedelta(hours=1)
+    lead = make_lead(owner=sales, next_action_kind="call", next_action_due=due)
+    assert tasks.remind.call(str(lead.public_id), due.isoformat()) == "sent"
+    assert tasks.remind.call(str(lead.public_id), due.isoformat()) == "already-sent"
+    assert tasks.remind.call(str(lead.public_id),
+                             (due - dt.timedelta(hours=5)).isoformat()) == "changed"
+    assert len(robot) == 1
+    text = robot[0]["text"]
+    assert text["mentioned_mobile_list"] == ["13800138000"]
+    assert lead.report_number in text["content"]
+    assert f"/staff/leads/{lead.public_id}/" in text["content"]
+    assert mail.outbox[-1].to == ["sam@example.com"]
+    assert lead.events.get(kind="reminded").data["to"] == "sam"
+
+
+def test_setting_a_next_action_enqueues_the_reminder_at_the_due_time(sales, settings,
+                                                                    django_capture_on_commit_callbacks):
+    from django_tasks_db.models import DBTaskResult
+
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+    lead = make_lead(owner=sales)
+    due = (timezone.now() + dt.timedelta(days=1)).replace(microsecond=0)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.lead_set_next_action(lead=lead, actor=sales, kind="call", due=due)
+    queued = DBTaskResult.objects.get(task_path="selector.staff.tasks.remind")
+    assert queued.run_after == due
+    assert queued.args_kwargs["args"] == [str(lead.public_id), due.isoformat()]
+
+
+def test_assignment_tells_the_new_owner_with_a_mention(robot, manager, sales,
+                                                      django_capture_on_commit_callbacks):
+    StaffProfile.objects.create(user=sales, mobile="13900139000")
+    lead = make_lead()
+    with django_capture_on_commit_callbacks(execute=True):
+        services.lead_assign(lead=lead, owner=sales, actor=manager)
+    assert robot[0]["text"]["mentioned_mobile_list"] == ["13900139000"]
+    assert lead.report_number in robot[0]["text"]["content"]
+    # Taking a lead yourself notifies nobody.
+    other = make_lead()
+    with django_capture_on_commit_callbacks(execute=True):
+        services.lead_assign(lead=other, owner=sales, actor=sales)
+    assert len(robot) == 1
+
+
+def test_sla_breaches_escalate_to_managers_once(robot, manager, sales):
+    StaffProfile.objects.create(user=manager, mobile="13700137000")
+    late = make_lead(score="hot", sla_due=timezone.now() - dt.timedelta(minutes=5))
+    make_lead(score="hot", sla_due=timezone.now() + dt.timedelta(minutes=30))
+    make_lead(score="hot", sla_due=timezone.now() - dt.timedelta(minutes=5),
+              first_contact_at=timezone.now())
+    assert tasks.escalate_sla() == 1
+    assert tasks.escalate_sla() == 0
+    assert len(robot) == 1 and robot[0]["text"]["mentioned_mobile_list"] == ["13700137000"]
+    assert late.report_number in robot[0]["text"]["content"]
+    assert LeadEvent.objects.filter(kind="sla_breached").get().lead == late
+    assert mail.outbox[-1].to == ["mia@example.com"]
+
+
+def test_daily_digests_go_once_a_day_after_the_digest_time(robot, manager, sales, settings):
+    settings.STAFF_DIGEST_TIME = "08:30"
+    make_lead(owner=sales, next_action_kind="call",
+              next_action_due=at(2026, 12, 1, 7, 0), name="早上")
+    make_lead(owner=sales, next_action_kind="visit",
+              next_action_due=at(2026, 12, 1, 15, 0), name="下午")
+    make_lead(score="hot")
+    with time_machine.travel(at(2026, 12, 1, 8, 0), tick=False):
+        assert tasks.run_tick()["digests"] == 0
+    with time_machine.travel(at(2026, 12, 1, 9, 0), tick=False):
+        assert tasks.run_tick()["digests"] == 2  # the rep and the manager
+        assert tasks.run_tick()["digests"] == 0
+    texts = [r["text"]["content"] for r in robot if "摘要" in r["text"]["content"]]
+    rep = next(t for t in texts if "sam" in t.split("\n")[0])
+    assert "1 条已逾期，1 条今天到期" in rep
+    boss = next(t for t in texts if "mia" in t.split("\n")[0])
+    assert "未分配的进行中线索：" in boss
+    with time_machine.travel(at(2026, 12, 2, 9, 0), tick=False):
+        assert tasks.run_tick()["digests"] == 2

@@ -1,0 +1,105 @@
+"""The manager's pipeline page: every figure cross-checked against plain SQL over the same
+rows (seeded with the demo generator, owners and outcomes spread at random)."""
+
+import datetime as dt
+from decimal import Decimal
+
+import pytest
+from django.db import connection
+from django.urls import reverse
+from django.utils import timezone
+
+from selector.staff import queries
+from selector.staff.demo import seed
+
+from .conftest import login
+
+
+@pytest.fixture
+def seeded(db, content, manager, sales, sales2):
+    seed(leads=300, sessions=300, months=3, seed=14, owners=[sales.pk, sales2.pk])
+    return manager
+
+
+def _sql(query, params=()):
+    with connection.cursor() as cursor:
+        cursor.execute(query, params)
+        return cursor.fetchall()
+
+
+def test_pipeline_by_owner_and_stage_matches_sql(client, seeded):
+    response = login(client, seeded).get(reverse("staff:manager"))
+    assert response.status_code == 200
+    rows = _sql("SELECT u.username, l.status, count(*), sum(l.deal_value) FROM leads_lead l "
+                "LEFT JOIN auth_user u ON u.id = l.owner_id WHERE l.merged_into_id IS NULL "
+                "GROUP BY 1, 2")
+    expected = {(u, s): (n, v) for u, s, n, v in rows}
+    got = {}
+    for row in response.context["pipeline"]["rows"]:
+        for status, cell in row["cells"].items():
+            got[(row["owner"], status)] = (cell["count"], cell["value"])
+    assert got == expected
+    assert sum(s["count"] for s in response.context["stage_totals"]) == _sql(
+        "SELECT count(*) FROM leads_lead WHERE merged_into_id IS NULL")[0][0]
+    assert [s["status"] for s in response.context["stage_totals"]] == [
+        "new", "contacted", "qualified", "proposal", "won", "lost"]
+
+
+def test_won_lost_by_source_and_campaign_matches_sql(seeded):
+    end = timezone.localdate()
+    start = end - dt.timedelta(days=89)
+    since = timezone.make_aware(dt.datetime.combine(start, dt.time.min))
+    rows = _sql("SELECT utm_source, utm_campaign, count(*) FILTER (WHERE status = 'won'), "
+                "count(*) FILTER (WHERE status = 'lost'), "
+                "coalesce(sum(deal_value) FILTER (WHERE status = 'won'), 0) "
+                "FROM leads_lead WHERE status IN ('won', 'lost') AND created_at >= %s "
+                "AND merged_into_id IS NULL GROUP BY 1, 2", [since])
+    expected = {(s, c): (w, lo, Decimal(v)) for s, c, w, lo, v in rows}
+    got = {(r["source"], r["campaign"]): (r["won"], r["lost"], Decimal(r["value"]))
+           for r in queries.won_lost_by_source(start, end)}
+    assert got == expected and expected
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL SQL (extract epoch)")
+def test_first_response_per_rep_matches_sql(seeded):
+    end = timezone.localdate()
+    start = end - dt.timedelta(days=89)
+    since = timezone.make_aware(dt.datetime.combine(start, dt.time.min))
+    rows = _sql("SELECT u.username, count(*), "
+                "round(avg(extract(epoch FROM l.first_contact_at - l.created_at)) / 60), "
+                "count(*) FILTER (WHERE l.first_contact_at <= l.sla_due) "
+                "FROM leads_lead l JOIN auth_user u ON u.id = l.first_contact_by_id "
+                "WHERE l.created_at >= %s AND l.merged_into_id IS NULL GROUP BY 1", [since])
+    expected = {u: (n, int(avg), w) for u, n, avg, w in rows}
+    got = {r["rep"]: (r["count"], r["avg_minutes"], r["within"])
+           for r in queries.first_response_by_rep(start, end)}
+    assert got.keys() == expected.keys() and expected
+    for rep, (n, avg, within) in expected.items():
+        assert got[rep][0] == n and got[rep][2] == within
+        assert abs(got[rep][1] - avg) <= 1  # rounding of the average
+
+
+def test_stale_leads_match_sql(seeded):
+    now = timezone.now()
+    cutoff = now - dt.timedelta(days=14)
+    rows = _sql("SELECT u.username, count(*) FROM leads_lead l "
+                "LEFT JOIN auth_user u ON u.id = l.owner_id "
+                "WHERE l.status IN ('new', 'contacted', 'qualified', 'proposal') "
+                "AND coalesce(l.last_activity_at, l.created_at) < %s "
+                "AND l.merged_into_id IS NULL GROUP BY 1", [cutoff])
+    stale = queries.stale_leads(14, now)
+    assert {r["owner__username"]: r["n"] for r in stale["per_owner"]} == dict(rows)
+    oldest = [lead.last_seen for lead in stale["oldest"]]
+    assert oldest == sorted(oldest) and len(oldest) == min(20, stale["total"])
+
+
+def test_the_page_renders_charts_in_both_languages(client, seeded):
+    login(client, seeded)
+    zh = client.get(reverse("staff:manager")).content.decode()
+    assert "按负责人和阶段的销售管道" in zh and "<svg" in zh and "各销售的首次响应时间" in zh
+    en = client.get("/en" + reverse("staff:manager")).content.decode()
+    assert "Pipeline by owner and stage" in en and "Stale leads" in en
+
+
+def test_sales_do_not_see_the_manager_page(client, sales):
+    assert login(client, sales).get(reverse("staff:manager")).status_code == 403
