@@ -222,11 +222,7 @@ _mail_backend = {
     "locmem": "django.core.mail.backends.locmem.EmailBackend",
 }.get(_mail_backend, _mail_backend)
 _mail_options = {}
-# EMAIL_BACKEND=file writes each message to a file in EMAIL_FILE_PATH (development, tests).
-if _mail_backend == "file":
-    _mail_backend = "django.core.mail.backends.filebased.EmailBackend"
-    _mail_options = {"file_path": env_str("EMAIL_FILE_PATH", str(BASE_DIR / "sent-mail"))}
-elif _mail_backend.endswith("smtp.EmailBackend"):
+if _mail_backend.endswith("smtp.EmailBackend"):
     _mail_options = {
         "host": env_str("EMAIL_HOST", "localhost"),
         "port": env_int("EMAIL_PORT", 25, minimum=1, maximum=65535),
@@ -244,7 +240,7 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 LOGIN_URL = "/staff/login/"
 # Where a log-in without a usable "next" lands (the staff login view picks the admin index
 # instead for admin editors without a sales role); never Django's /accounts/profile/.
-LOGIN_REDIRECT_URL = "staff:lead_list"
+LOGIN_REDIRECT_URL = "staff:my_day"
 # One backend: a failed log-in checks the password once (the throttle lives in the login
 # form, selector.staff.lockout, not in a second backend).
 AUTHENTICATION_BACKENDS = ["django.contrib.auth.backends.ModelBackend"]

@@ -12,8 +12,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import AuthenticationForm
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
-from django.utils.translation import pgettext_lazy
+from django.utils.translation import ngettext, pgettext_lazy
 
 from selector.core.explain import FABRIC_SHORT
 from selector.leads.models import Lead, LostReason, NextActionKind, Score, Status

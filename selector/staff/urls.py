@@ -1,11 +1,19 @@
 from django.urls import path
 
-from selector.staff import views
+from selector.staff import accounts, views
 
 app_name = "staff"
 urlpatterns = [
     path("login/", views.login, name="login"),
     path("logout/", views.logout, name="logout"),
+    path("account/", accounts.account, name="account"),
+    path("account/password/", accounts.password_change, name="password_change"),
+    path("password-reset/", accounts.password_reset, name="password_reset"),
+    path("password-reset/sent/", accounts.password_reset_done, name="password_reset_done"),
+    path("password-reset/<uidb64>/<token>/", accounts.password_reset_confirm,
+         name="password_reset_confirm"),
+    path("password-reset/done/", accounts.password_reset_complete,
+         name="password_reset_complete"),
     path("", views.my_day, name="my_day"),
     path("leads/", views.lead_list, name="lead_list"),
     path("leads/bulk/", views.lead_bulk, name="lead_bulk"),
