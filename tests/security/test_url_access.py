@@ -64,6 +64,21 @@ EXPECTED: dict[str, dict] = {
     "staff:export_csv": {A: 302, O: 404, S: 403, M: 200},
     "staff:export_xlsx": {A: 302, O: 404, S: 403, M: 200},
     "staff:security": {A: 302, O: 404, S: 403, M: 200},
+    "staff:my_day": {A: 302, O: 404, S: 200, M: 200},
+    "staff:manager": {A: 302, O: 404, S: 403, M: 200},
+    "staff:audit": {A: 302, O: 404, S: 403, M: 200},
+    "staff:lead_activity": {"all": 405},
+    "staff:lead_next_action": {"all": 405},
+    "staff:lead_take": {"all": 405},
+    "staff:lead_merge": {"all": 405},
+    "staff:duplicate_dismiss": {"all": 405},
+    "staff:account": {A: 302, O: 404, S: 200, M: 200},
+    "staff:password_change": {A: 302, O: 404, S: 200, M: 200},
+    # Password reset: public by nature (the e-mailed token is the credential).
+    "staff:password_reset": {"all": 200},
+    "staff:password_reset_done": {"all": 200},
+    "staff:password_reset_confirm": {"all": 200},  # an invalid link says so
+    "staff:password_reset_complete": {"all": 200},
     "admin_login": {"all": 200},  # the staff login view, at the admin's address
 }
 
@@ -112,6 +127,8 @@ def _url(name: str, lead) -> str:
         "wizard:handoff": {"token": share_token(Answers(gpus=64))},
         "reports:customer": {"token": links.make_token(lead)},
         "reports:customer_web": {"token": links.make_token(lead)},
+        "staff:duplicate_dismiss": {"public_id": lead.public_id, "flag_id": 1},
+        "staff:password_reset_confirm": {"uidb64": "MQ", "token": "set-password"},
     }.get(name)
     if kwargs is None and name.startswith(("reports:staff", "staff:lead_")) \
             and name != "staff:lead_list" and name != "staff:lead_bulk":

@@ -188,3 +188,14 @@ def test_merged_leads_leave_the_list_and_point_to_the_survivor(client, manager):
     assert response["Location"] == reverse("staff:lead_detail", args=[a.public_id])
     assert Lead.objects.get(pk=b.pk).merged_into == a
     assert LeadEvent.objects.filter(lead=a, kind="merged").exists()
+
+
+def test_a_post_after_the_session_ended_returns_to_the_page_after_login(client, sales):
+    lead = make_lead()
+    page = f"/staff/leads/{lead.public_id}/"
+    response = client.post(reverse("staff:lead_take", args=[lead.public_id]),
+                           headers={"Referer": f"http://testserver{page}"})
+    assert response["Location"] == f"/staff/login/?next={page}"
+    response = client.post(reverse("staff:lead_take", args=[lead.public_id]),
+                           headers={"Referer": "http://evil.example/staff/leads/"})
+    assert response["Location"] == "/staff/login/?next=/staff/"
