@@ -26,6 +26,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from selector.core.explain import FABRIC_SHORT
+from selector.core.siteurl import site_url
 from selector.domain import Fabric
 from selector.leads.models import Lead
 
@@ -54,7 +55,7 @@ def _plain(value: str, limit: int = 80) -> str:
 
 def staff_url(lead: Lead) -> str:
     """The deep link to the lead's page in the sales workspace."""
-    return settings.SITE_URL + reverse("staff:lead_detail", args=[lead.public_id])
+    return site_url() + reverse("staff:lead_detail", args=[lead.public_id])
 
 
 def labels(lead: Lead) -> dict:
@@ -189,7 +190,7 @@ def post_webhook(lead: Lead) -> None:
 def send_email(lead: Lead) -> None:
     """Bilingual (Chinese first) plain text + HTML e-mail to SALES_NOTIFY_EMAILS. User text
     is escaped by the HTML template; the subject carries no user text (no header tricks)."""
-    context = {"lead": lead, "site_url": settings.SITE_URL, "url": staff_url(lead),
+    context = {"lead": lead, "site_url": site_url(), "url": staff_url(lead),
                "duplicates": [f.other.report_number for f in
                               lead.duplicate_flags.select_related("other")[:3]]}
     with translation.override("zh-hans"):

@@ -34,6 +34,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django_tasks_db.models import DBTaskResult
 
+from selector.core.siteurl import site_url
 from selector.leads import notify
 from selector.leads.models import OPEN_STATUSES, Lead, LeadEvent, Score
 from selector.staff import permissions
@@ -287,7 +288,7 @@ def _digest_message(user, now) -> notify.Message | None:
     return notify.Message(
         title=str(_("Daily digest for %(name)s: %(overdue)s overdue, %(today)s due today") % {
             "name": names[0], "overdue": len(mine["overdue"]), "today": len(mine["today"])}),
-        lines=tuple(lines), link=settings.SITE_URL + reverse("staff:my_day"),
+        lines=tuple(lines), link=site_url() + reverse("staff:my_day"),
         link_text=str(_("Open My day")), mobiles=mobiles, names=names, event="staff.digest",
         facts={"user": user.get_username()})
 

@@ -235,7 +235,7 @@ def test_the_message_uses_the_leads_language_and_human_labels(
     text = robot.requests[0]["text"]["content"]
     assert lead.recommendation not in text and "zh-hans" not in text
     assert "中文" in text and "新线索" in text and "公司" in text
-    assert f"http://127.0.0.1:8000/staff/leads/{lead.public_id}/" in text
+    assert f"http://testserver/staff/leads/{lead.public_id}/" in text  # SITE_URL
     from selector.core.explain import FABRIC_SHORT
     from selector.domain import Fabric
     with translation.override("zh-hans"):
