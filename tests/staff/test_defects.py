@@ -63,7 +63,9 @@ def test_an_expired_session_sends_htmx_to_the_login_page(client, sales, settings
     make_lead()
     login(client, sales)
     session = client.session
-    session["staff_last_seen"] = int(timezone.now().timestamp()) - settings.STAFF_IDLE_TIMEOUT - 5
+    now = int(timezone.now().timestamp())
+    session["staff_login_at"] = now - settings.STAFF_IDLE_TIMEOUT - 10
+    session["staff_last_seen"] = now - settings.STAFF_IDLE_TIMEOUT - 5
     session.save()
     response = client.get(LIST, {"status": "new"}, headers={
         "HX-Request": "true", "HX-Current-URL": "http://testserver/staff/leads/?status=won"})
