@@ -44,6 +44,9 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.sitemaps",
     "django_htmx",
+    "django_otp",
+    "django_otp.plugins.otp_totp",
+    "django_otp.plugins.otp_static",
     "django_tasks_db",
     "selector.core",
     "selector.content",
@@ -68,6 +71,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django_otp.middleware.OTPMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "selector.staff.middleware.StaffSessionMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -254,6 +258,11 @@ STAFF_LOGIN_MAX_DELAY_SECONDS = env_int("STAFF_LOGIN_MAX_DELAY_SECONDS", 15 * 60
 STAFF_LOGIN_WINDOW_SECONDS = env_int("STAFF_LOGIN_WINDOW_SECONDS", 24 * 3600, minimum=60)
 # Every request of a logged-in (staff) user: idle timeout and absolute session lifetime
 # (selector.staff.middleware).
+# Two-factor log-in (selector.staff.mfa, django-otp TOTP + recovery codes): required for
+# every account in production; in DEBUG (make run's demo account) each user may turn it on.
+STAFF_MFA_REQUIRED = env_bool("STAFF_MFA_REQUIRED", not DEBUG)
+OTP_TOTP_ISSUER = "Shenhua Tiancheng"  # the name authenticator apps show (ASCII: any app)
+OTP_TOTP_THROTTLE_FACTOR = 1  # django-otp: 1, 2, 4, ... s after each wrong code
 STAFF_IDLE_TIMEOUT = env_int("STAFF_IDLE_TIMEOUT", 30 * 60, minimum=60)
 STAFF_SESSION_MAX_AGE = env_int("STAFF_SESSION_MAX_AGE", 12 * 3600, minimum=300)
 CSRF_FAILURE_VIEW = "selector.core.errors.csrf_failure"

@@ -15,6 +15,9 @@ os.environ.setdefault("REPORT_PRERENDER", "0")  # tests/reports turn it on where
 # transactional tests), so tests never see each other's counters and no test needs to clear
 # the cache, and parallel runs by several engineers cannot collide in one Redis.
 os.environ["REDIS_URL"] = ""
+# Two-factor log-in is required in production; the suite logs in with passwords and
+# force_login, and tests/staff/test_mfa.py turns the requirement on where it is the subject.
+os.environ.setdefault("STAFF_MFA_REQUIRED", "0")
 # The customer report e-mail renders a PDF: on only in the tests about it.
 os.environ.setdefault("REPORT_EMAIL_ENABLED", "0")
 

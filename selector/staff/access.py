@@ -65,6 +65,20 @@ def staff_required(view):
     return wrapper
 
 
+def staff_or_admin_required(view):
+    """Pages about the user's own account (two-factor set-up): any logged-in user who may
+    log in here, sales roles and admin editors alike."""
+    @functools.wraps(view)
+    def wrapper(request, *args, **kwargs):
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        if not (permissions.is_staff_member(request.user) or request.user.is_staff):
+            raise Http404
+        return view(request, *args, **kwargs)
+
+    return wrapper
+
+
 def get_lead_for_user(request, public_id, *, action: str = "view", lock: bool = False) -> Lead:
     check = permissions.ACTIONS[action]
     user = request.user

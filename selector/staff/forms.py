@@ -125,6 +125,33 @@ class LoginForm(AuthenticationForm):
             raise
 
 
+class CodeForm(forms.Form):
+    code = forms.CharField(
+        label=_("Code"), max_length=32, strip=True,
+        help_text=_("The 6-digit code from your authenticator app, or a recovery code."),
+        widget=forms.TextInput(attrs={"autocomplete": "one-time-code", "inputmode": "numeric",
+                                      "autofocus": True, "autocapitalize": "off"}))
+
+
+class MfaResetForm(forms.Form):
+    """A manager resets a colleague's two-factor log-in (a superuser's only if they are one)."""
+
+    user = forms.IntegerField()
+
+    def __init__(self, data=None, *, actor, **kwargs):
+        super().__init__(data, **kwargs)
+        self.actor = actor
+
+    def clean_user(self):
+        users = get_user_model().objects.filter(pk=self.cleaned_data["user"])
+        if not self.actor.is_superuser:
+            users = users.filter(is_superuser=False)
+        user = users.first()
+        if user is None:
+            raise forms.ValidationError("unknown user")
+        return user
+
+
 class UnlockForm(forms.Form):
     username = forms.CharField(max_length=150)
 

@@ -99,10 +99,15 @@ def record_failure(request: HttpRequest, username: str | None) -> None:
     logger.info("staff login failed (ip %s)", ip)
 
 
+def forgive(request: HttpRequest, username: str) -> None:
+    """The right password from this address: its failures for the user are forgiven."""
+    LoginThrottle.objects.filter(username=normalise(username), ip=client_ip(request)).delete()
+
+
 def record_success(request: HttpRequest, response: HttpResponse, username: str) -> None:
     """Forgive this address's failures for the user and remember the browser."""
     name = normalise(username)
-    LoginThrottle.objects.filter(username=name, ip=client_ip(request)).delete()
+    forgive(request, name)
     known = [n for n in _known_users(request) if n != name][-(DEVICE_USERS_MAX - 1):]
     response.set_cookie(
         DEVICE_COOKIE, signing.dumps([*known, name], salt=DEVICE_SALT, compress=True),

@@ -3,9 +3,10 @@
 Only staff log in (visitors have no accounts), so every authenticated request is a staff
 request: the workspace (/staff/), report downloads (/report/staff/), the admin (/admin/),
 and the public pages a salesperson may open in the same browser. A session ends when it
-has been idle for STAFF_IDLE_TIMEOUT seconds or is older than STAFF_SESSION_MAX_AGE since
-the log-in, whichever comes first. The request then goes on as anonymous; on a staff-scoped
-path it is sent to the log-in page with a message saying why.
+has been idle for STAFF_IDLE_TIMEOUT seconds, is older than STAFF_SESSION_MAX_AGE since
+the log-in, or should have passed the second log-in step (selector.staff.mfa) and has not.
+The request then goes on as anonymous; on a staff-scoped path it is sent to the log-in
+page with a message saying why.
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ import time
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import logout
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 
+from selector.staff import mfa
 from selector.staff.access import login_redirect
 
 LAST_SEEN_KEY = "staff_last_seen"
@@ -68,19 +70,40 @@ def is_login_path(path: str) -> bool:
     return _unprefixed(path) in {"staff/login/", "admin/login/"}
 
 
+def unverified(request) -> bool:
+    """A session that should have passed the second log-in step and has not (started
+    before the user enrolled or before STAFF_MFA_REQUIRED was turned on, or by other means
+    than the log-in page). django-otp's OTPMiddleware runs first."""
+    user = request.user
+    if user.is_verified():
+        return False
+    if settings.STAFF_MFA_REQUIRED:
+        return True
+    if request.session.get(mfa.CHECKED_KEY):
+        return False
+    if mfa.required(user):
+        return True
+    request.session[mfa.CHECKED_KEY] = True  # asked once per session
+    return False
+
+
+MESSAGES = {
+    "idle": _lazy("Your session ended after a period of inactivity. Please log in again."),
+    "lifetime": _lazy("Your session reached its maximum length. Please log in again."),
+    "mfa": _lazy("Your account uses two-factor log-in. Please log in again."),
+}
+
+
 class StaffSessionMiddleware:
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
         if request.user.is_authenticated:
-            why = expired(request)
+            why = expired(request) or ("mfa" if unverified(request) else None)
             if why:
                 logout(request)
                 if is_staff_path(request.path_info) and not is_login_path(request.path_info):
-                    messages.info(request, _(
-                        "Your session ended after a period of inactivity. Please log in again."
-                    ) if why == "idle" else _(
-                        "Your session reached its maximum length. Please log in again."))
+                    messages.info(request, MESSAGES[why])
                     return login_redirect(request)
         return self.get_response(request)

@@ -5,6 +5,9 @@ from selector.staff import accounts, views
 app_name = "staff"
 urlpatterns = [
     path("login/", views.login, name="login"),
+    path("login/verify/", views.mfa_verify, name="mfa_verify"),
+    path("mfa/setup/", views.mfa_setup, name="mfa_setup"),
+    path("mfa/", views.mfa_page, name="mfa"),
     path("logout/", views.logout, name="logout"),
     path("account/", accounts.account, name="account"),
     path("account/password/", accounts.password_change, name="password_change"),

@@ -79,6 +79,9 @@ EXPECTED: dict[str, dict] = {
     "staff:password_reset_done": {"all": 200},
     "staff:password_reset_confirm": {"all": 200},  # an invalid link says so
     "staff:password_reset_complete": {"all": 200},
+    "staff:mfa_verify": {"all": 302},  # no password step pending: back to the log-in
+    "staff:mfa_setup": {A: 302, O: 404, S: 200, M: 200},
+    "staff:mfa": {A: 302, O: 404, S: 200, M: 200},
     "admin_login": {"all": 200},  # the staff login view, at the admin's address
 }
 
