@@ -86,8 +86,9 @@ def test_activity_keeps_the_session_alive(client, boss):
     client.force_login(manager)
     client.get("/healthz")
     _age(client, **{LAST_SEEN_KEY: 500})
+    before = int(time.time())
     assert client.get(_url("reports:staff", lead)).status_code == 200
-    assert client.session[LAST_SEEN_KEY] >= int(time.time()) - 1
+    assert client.session[LAST_SEEN_KEY] >= before
     _age(client, **{LAST_SEEN_KEY: 500})
     assert client.get("/admin/").status_code == 200
 
