@@ -4,7 +4,9 @@ WeasyPrint fetches stylesheets, images, fonts (``@font-face``) and attachments t
 URL fetcher. The default one reads any ``file://`` path and any ``http(s)://`` URL, which
 would let a crafted document read the server's files or probe the network. This fetcher
 serves exactly one kind of URL: ``file:///static/<path>`` where ``<path>`` is a file
-inside one of the project's static directories (after resolving symlinks). Everything
+inside one of the project's static directories (after resolving symlinks), or an image
+the project itself generated for the report and registered here (``generated_url``: the
+QR codes, drawn by segno; nothing from a request or a user can register one). Everything
 else raises ``FetchRefused`` (WeasyPrint logs it and renders without the resource).
 """
 
@@ -36,6 +38,29 @@ class FetchRefused(ValueError):
 def asset_url(path: str) -> str:
     """The URL a report template uses for the static file ``path`` in the PDF."""
     return ASSET_BASE_URL + path.lstrip("/")
+
+
+GENERATED_PREFIX = ASSET_BASE_URL + "_generated/"
+GENERATED_MAX = 64
+_generated: dict[str, tuple[bytes, str]] = {}
+_generated_lock = threading.Lock()
+
+
+def generated_url(name: str, body: bytes, content_type: str) -> str:
+    """Register an image the project generated (keyed by ``name``, e.g. a hash of what it
+    shows) and return the URL the report uses for it. Bounded: the oldest go first."""
+    url = GENERATED_PREFIX + name
+    with _generated_lock:
+        _generated.pop(url, None)
+        _generated[url] = (body, content_type)
+        while len(_generated) > GENERATED_MAX:
+            _generated.pop(next(iter(_generated)))
+    return url
+
+
+def _generated_asset(url: str) -> tuple[bytes, str] | None:
+    with _generated_lock:
+        return _generated.get(url)
 
 
 @lru_cache(maxsize=1)
@@ -95,6 +120,13 @@ class StaticOnlyFetcher(URLFetcher):
         if self.record:
             with self._lock:
                 self.calls.append(url)
+        generated = _generated_asset(url) if isinstance(url, str) else None
+        if generated is not None:
+            body, content_type = generated
+            if self.record:
+                with self._lock:
+                    self.served.append(url)
+            return URLFetcherResponse(url, body=body, headers={"Content-Type": content_type})
         path = resolve_asset(url)
         if path.stat().st_size > MAX_ASSET_BYTES:
             raise FetchRefused("static file too large")

@@ -28,6 +28,7 @@ from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.utils import timezone, translation
 from django.utils.safestring import SafeString, mark_safe
+from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from selector.content import queries
@@ -38,6 +39,8 @@ from selector.content.models import (
     FaqEntry,
 )
 from selector.core.jsonld import dumps
+from selector.core.siteurl import site_url
+from selector.core.templatetags import site_extras
 from selector.domain import ENGINE_VERSION, Answers, Recommendation
 from selector.planner.presenter import ViewModel, present
 from selector.planner.services import fresh, snapshot_digest
@@ -47,16 +50,25 @@ from selector.reports.fetcher import (
     FontFileFetcher,
     StaticOnlyFetcher,
     asset_url,
+    generated_url,
 )
+from selector.wizard.sharing import share_token
 
 # Bump when the template, the CSS or the context change in a way that alters the PDF:
 # it is part of every cache key, so old cached PDFs stop being served.
-REPORT_VERSION = "2026-12-01.1"
+REPORT_VERSION = "2026-12-01.13"
 TEMPLATE = "reports/report.html"
 CSS_PATH = "css/report.css"
 LOGO_PATH = "img/logo.svg"
 PDF_CONTENT_TYPE = "application/pdf"
 JSONLD_NAME = "report.jsonld"
+# PDF/A-3u (ISO 19005-3, Unicode text): an archivable file that may carry the JSON-LD as an
+# associated file (AF, relationship Data: the machine-readable data the pages show), with
+# XMP metadata (pdfaid), an sRGB OutputIntent, embedded fonts; tagged (structure tree) for
+# screen readers and text extraction. WeasyPrint's own implementation (pdf/pdfa.py).
+PDF_VARIANT = "pdf/a-3u"
+PDF_OPTIONS = {"pdf_variant": PDF_VARIANT, "pdf_tags": True}
+JSONLD_RELATIONSHIP = "Data"
 
 LANGUAGES = ("zh-hans", "en")
 
@@ -134,7 +146,15 @@ def report_jsonld(data: ReportData, vm: ViewModel) -> dict:
         "additionalProperty": vm.property_values(),
         "version": f"{vm.engine_version}/{vm.catalogue_version}",
         "identifier": decision.rule,
+        "url": result_url(data),
     }
+
+
+def result_url(data: ReportData) -> str:
+    """The online result this report reproduces: the wizard's signed share link (the
+    answers only, no personal data), absolute, in the report's language."""
+    with translation.override(data.language_code):
+        return site_url() + reverse("wizard:shared", args=[share_token(data.answers)])
 
 
 def build_context(data: ReportData, *, web: bool = False, links: dict | None = None) -> dict:
@@ -144,7 +164,14 @@ def build_context(data: ReportData, *, web: bool = False, links: dict | None = N
     vm = present(rec, company=company, id_prefix="report")
     jsonld = report_jsonld(data, vm)
     created = created_at(data)
+    online = jsonld["url"]
+    # QR codes in the PDF are PNGs served by the report's URL fetcher (site_extras.qr).
+    qr_image_url = None if web else generated_url
     return {
+        "result_url": online,
+        "result_qr": site_extras.qr({"qr_image_url": qr_image_url}, online,
+                                    _("Scan to open your result online"), "qr result-qr"),
+        "qr_image_url": qr_image_url,
         "web": web,
         "links": links or {},
         "data": data,
@@ -278,6 +305,16 @@ def _cyclic_gc_paused():
             gc.enable()
 
 
+def _one_associated_file_entry(document, pdf) -> None:
+    """WeasyPrint 70's PDF/A code lists an embedded file twice in the catalog's /AF array
+    (once from the EmbeddedFiles name tree, once from the Filespec objects): keep one."""
+    associated = pdf.catalog.get("AF")
+    if associated:
+        unique = list(dict.fromkeys(associated))
+        associated.clear()
+        associated.extend(unique)
+
+
 @dataclass(frozen=True)
 class RenderedPdf:
     content: bytes
@@ -299,10 +336,12 @@ def html_to_pdf(html: str, *, attachment: bytes, created: datetime, language: st
         # Attachments come only from us: drop anything a <link rel=attachment> declared.
         document.metadata.attachments = []
         naive = created.replace(tzinfo=None)
-        pdf = document.write_pdf(attachments=[Attachment(
-            string=attachment, name=JSONLD_NAME, url_fetcher=fetcher,
-            description="schema.org Report (JSON-LD)", created=naive, modified=naive,
-            relationship="Data")])
+        pdf = document.write_pdf(
+            attachments=[Attachment(
+                string=attachment, name=JSONLD_NAME, url_fetcher=fetcher,
+                description="schema.org Report (JSON-LD)", created=naive, modified=naive,
+                relationship=JSONLD_RELATIONSHIP)],
+            finisher=_one_associated_file_entry, **PDF_OPTIONS)
     return RenderedPdf(pdf, len(document.pages))
 
 
@@ -359,5 +398,6 @@ def report_version(data: ReportData, content: str | None = None) -> str:
         "name": data.customer_name,
         "company": data.customer_company,
         "content": content if content is not None else content_version(),
+        "site": site_url(),  # the link and QR code to the online result
     }, sort_keys=True, ensure_ascii=False)
     return hashlib.sha256(payload.encode()).hexdigest()[:24]

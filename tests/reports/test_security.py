@@ -69,6 +69,7 @@ def test_the_web_version_escapes_user_text(content):
     "file:///static/css\\..\\..\\etc\\passwd",
     "file:///static/css/report.css\x00.png",
     "file:///static/no/such/file.css",
+    "file:///static/_generated/qr-never-registered.png",  # only images we generated
 ])
 def test_the_fetcher_refuses_everything_but_static_files(url):
     fetcher = StaticOnlyFetcher(record=True)

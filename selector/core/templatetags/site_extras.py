@@ -1,13 +1,25 @@
 """Template helpers shared by every app: the QR code of a link."""
 
-from django import template
+import hashlib
 
-from selector.core.qr import qr_svg
+from django import template
+from django.utils.html import format_html
+
+from selector.core.qr import MAX_DATA_LENGTH, qr_png, qr_svg
 
 register = template.Library()
 
 
-@register.simple_tag
-def qr(data: str, title: str, css_class: str = "qr"):
-    """``{% qr url title %}``: an inline SVG QR code of ``url`` (nothing for an empty url)."""
-    return qr_svg(data or "", title=title, css_class=css_class)
+@register.simple_tag(takes_context=True)
+def qr(context, data: str, title: str, css_class: str = "qr"):
+    """``{% qr url title %}``: the QR code of ``url`` (nothing for an empty url). Inline
+    SVG on pages and in e-mails; in the PDF (context ``qr_image_url``: a function that
+    registers a generated image with the report's URL fetcher) an ``<img>`` of a PNG."""
+    data = data or ""
+    register_image = context.get("qr_image_url")
+    if not register_image or not data or len(data) > MAX_DATA_LENGTH:
+        return qr_svg(data, title=title, css_class=css_class)
+    name = "qr-" + hashlib.sha256(data.encode()).hexdigest()[:24] + ".png"
+    url = register_image(name, qr_png(data), "image/png")
+    return format_html('<img class="{}" src="{}" alt="{}" />', css_class, url, title)
+
