@@ -26,10 +26,12 @@ from tests.reports.conftest import pdf_text
 from tests.wizard.conftest import RULE_CASES
 
 CJK = r"[\u3400-\u9fff\uf900-\ufaff]"
-HALF_WIDTH = re.compile(rf"(?:{CJK}[:,;()!?]|[:,;()!?]{CJK}|{CJK}\s[:,;]|[(]\s*{CJK})")
+HALF_WIDTH = re.compile(
+    rf"(?:{CJK}[:,;()!?]|[:,;()!?]{CJK}|{CJK}\s[:,;]|[:,;]\s{CJK}|[(]\s*{CJK})")
 # Four or more English words in a row, ending like a sentence or not: "Starting values
 # for RoCE" would be caught, "RoCE v2 400G" (product names, units) would not.
-ENGLISH_RUN = re.compile(r"\b[A-Za-z][a-z]+(?:[ ,'-]+[A-Za-z][a-z]+){3,}\b")
+ENGLISH_RUN = re.compile(r"\b[A-Za-z][A-Za-z0-9]*(?:[ ,'-]+[A-Za-z][A-Za-z0-9]*){3,}\b")
+PROSE_WORD = re.compile(r"^[A-Za-z][a-z]+$")
 # Words that are names, not English prose, in a Chinese sentence.
 NAMES = {"RoCE", "InfiniBand", "Ethernet", "Spectrum", "Quantum", "Tomahawk", "Broadcom",
          "NVIDIA", "Mellanox", "Cumulus", "Linux", "SONiC", "Huawei", "CloudEngine", "Leaf",
@@ -50,7 +52,8 @@ class _Text(HTMLParser):
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
-        skip = tag in SKIP_TAGS or (attrs.get("lang") or "").lower().startswith("en")
+        skip = (tag in SKIP_TAGS or (attrs.get("lang") or "").lower().startswith("en")
+                or "config" in (attrs.get("class") or "").split())  # configuration lines
         if tag not in {"br", "img", "input", "meta", "link", "hr", "source", "wbr"}:
             self.stack.append((tag, skip))
         if not self._skipping() and not skip:
@@ -82,9 +85,13 @@ def visible_text(html: str) -> list[str]:
     return [" ".join(p.split()) for p in parser.parts if p.strip()]
 
 
+URL = re.compile(r"(?:https?://|www\.)\S+|\b[\w.-]+\.(?:com|cn|org|net|io)(?:/\S*)?")
+
+
 def problems(texts: list[str], where: str) -> list[str]:
     found = []
     for text in texts:
+        text = URL.sub(" ", text)  # addresses are not prose
         for match in HALF_WIDTH.finditer(text):
             found.append(f"{where}: half-width punctuation {match.group(0)!r} in {text[:80]!r}")
         for variant, use in VARIANTS:
@@ -92,8 +99,8 @@ def problems(texts: list[str], where: str) -> list[str]:
                 found.append(f"{where}: {variant!r} (use {use!r}) in {text[:80]!r}")
         if re.search(CJK, text) or len(text) > 40:
             for match in ENGLISH_RUN.finditer(text):
-                words = re.findall(r"[A-Za-z]+", match.group(0))
-                if sum(w not in NAMES for w in words) >= 4:
+                words = re.findall(r"[A-Za-z][A-Za-z0-9]*", match.group(0))
+                if sum(bool(PROSE_WORD.match(w)) and w not in NAMES for w in words) >= 4:
                     found.append(f"{where}: English sentence {match.group(0)!r}")
     return found
 
@@ -171,15 +178,15 @@ def test_shared_result_contact_thanks_and_429(client, channels, settings):
     found = check_html(client.get(f"/wizard/r/{token}/").content.decode(), "shared")
     attach(client, make_session())
     found += check_html(client.get("/contact/").content.decode(), "contact")
-    found += check_html(client.post("/contact/", contact_data(email="bad", phone="1"),
+    found += check_html(client.post("/contact/", contact_data(client, email="bad", phone="1"),
                                     follow=True).content.decode(), "contact errors")
-    client.post("/contact/", contact_data())
+    client.post("/contact/", contact_data(client))
     found += check_html(client.get("/contact/thanks/").content.decode(), "thanks")
     settings.LEAD_RATE_LIMIT = 1
     attach(client, make_session())
-    client.post("/contact/", contact_data())
+    client.post("/contact/", contact_data(client))
     attach(client, make_session())
-    found += check_html(client.post("/contact/", contact_data()).content.decode(), "429")
+    found += check_html(client.post("/contact/", contact_data(client)).content.decode(), "429")
     assert found == []
 
 
@@ -194,7 +201,7 @@ def test_the_customer_email(client, channels, settings, django_capture_on_commit
                                     "OPTIONS": {}}}
     attach(client, make_session())
     with django_capture_on_commit_callbacks(execute=True):
-        client.post("/contact/", contact_data())
+        client.post("/contact/", contact_data(client))
     (message,) = [m for m in mail.outbox if m.to == ["zhang.wei@example.com"]]
     found = problems([message.subject, *message.body.splitlines()], "e-mail text")
     found += check_html(message.alternatives[0].content, "e-mail html")
@@ -211,3 +218,22 @@ def test_the_pdf(channels, kind):
     found += [f for f in problems(text.splitlines(), f"pdf text {kind}")
               if "half-width" in f or "use" in f]
     assert found == []
+
+
+def test_the_checker_is_not_blind_on_real_pages(client, channels):
+    """The same checker on the English page (its lang attribute taken away) finds English
+    sentences: it reads the page's text, and only lang="en" parts are set aside."""
+    html = client.get("/en/").content.decode().replace('<html lang="en">', "<html>", 1)
+    found = check_html(html, "/en/")
+    assert any("English sentence" in f for f in found)
+
+
+def test_what_if_sentences_read_like_a_person_wrote_them(client, channels):
+    _walk_zh(client, RULE_CASES["R3"])  # 32 GPUs, throughput not limited
+    html = client.get("/wizard/result/").content.decode()
+    assert "如果当前训练吞吐受限：" in html
+    assert "为 是" not in html and "为 否" not in html and "为是" not in html
+    client.post("/wizard/result/", {"gpus": "1024"})
+    html = client.get("/en/wizard/result/").content.decode()
+    assert "If training throughput were" not in html or "were limited today" in html
+    assert "If Training throughput limited today were" not in html

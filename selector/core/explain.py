@@ -194,10 +194,48 @@ def value_label(field: str, value: object) -> str:
     return str(value)
 
 
+def _what_if_condition(field: str, value: object) -> str:
+    """The changed answer as a clause a person would write ("with 1,024 GPUs"), not
+    "if <label> were <value>"."""
+    value = getattr(value, "value", value)
+    if field == "gpus":
+        return _("With %(gpus)s GPUs") % {"gpus": f"{int(value):,}"}
+    if field == "gpus_per_server":
+        return _("With %(n)s GPUs per server") % {"n": value}
+    if field == "workload":
+        return {
+            "training": _("If the cluster were for training"),
+            "inference": _("If the cluster were for inference"),
+            "mixed": _("If the cluster were for training and inference"),
+        }.get(value, "") or _what_if_generic(field, value)
+    if field == "budget":
+        return {
+            "sensitive": _("With a cost-sensitive budget"),
+            "balanced": _("With a balanced budget"),
+            "performance": _("With a performance-first budget"),
+        }.get(value, "") or _what_if_generic(field, value)
+    if field == "determinism":
+        return (_("If you needed strict determinism") if value == "strict"
+                else _("Without a strict determinism requirement"))
+    if field == "throughput_limited":
+        return (_("If training throughput were limited today") if value
+                else _("If training throughput were not limited today"))
+    if field == "nic_speed":
+        if value is None:
+            return _("If the NIC speed were not decided yet")
+        return _("With %(speed)sG NICs") % {"speed": value}
+    return _what_if_generic(field, value)
+
+
+def _what_if_generic(field: str, value: object) -> str:
+    label = FIELD_LABELS.get(field, field)
+    return _("If %(field)s were %(value)s") % {"field": label,
+                                               "value": value_label(field, value)}
+
+
 def what_if_text(item: WhatIf) -> str:
-    return _("If %(field)s were %(value)s: %(fabric)s (rule %(rule)s)") % {
-        "field": FIELD_LABELS[item.field],
-        "value": value_label(item.field, item.value),
+    return _("%(condition)s: %(fabric)s (rule %(rule)s)") % {
+        "condition": _what_if_condition(item.field, item.value),
         "fabric": fabric_label(item.recommendation),
         "rule": item.rule,
     }

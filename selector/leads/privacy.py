@@ -4,4 +4,4 @@ Bump PRIVACY_NOTICE_VERSION whenever templates/leads/privacy_notice.html changes
 substance: every lead stores the version its visitor agreed to.
 """
 
-PRIVACY_NOTICE_VERSION = "2026-11-30"
+PRIVACY_NOTICE_VERSION = "2026-12-01"

@@ -26,9 +26,9 @@ from functools import lru_cache
 from django.contrib.staticfiles import finders
 from django.template.loader import render_to_string
 from django.templatetags.static import static
+from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.safestring import SafeString, mark_safe
-from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from selector.content import queries

@@ -246,11 +246,16 @@ def test_the_thank_you_page_shows_the_signed_share_link_of_the_result(visitor):
 def test_the_privacy_notice_names_collector_purpose_data_retention_and_deletion(client,
                                                                                    content):
     zh = client.get("/privacy/").content.decode()
-    for text in ("广东深华天成智能工程有限公司", "处理目的", "收集的信息", "提交后保存 730 天",
-                 "删除", PRIVACY_NOTICE_VERSION):
-        assert text in zh
+    # PIPL Art. 17: the processor and how to reach it, purpose, manner, kinds of personal
+    # information, retention, and how to exercise the rights (Arts. 44-48, 15).
+    for text in ("个人信息处理说明", "个人信息处理者及联系方式", "广东深华天成智能工程有限公司",
+                 "处理目的", "处理方式", "个人信息种类", "提交后保存 730 天", "您的权利及行使方式",
+                 "查阅、复制、更正、补充或删除", "撤回同意", "要求我们解释说明个人信息处理规则",
+                 "15 个工作日", PRIVACY_NOTICE_VERSION):
+        assert text in zh, text
     en = client.get("/en/privacy/").content.decode()
     for text in ("Guangdong Shenhua Tiancheng Intelligent Engineering Co., Ltd.", "Purpose",
-                 "What we collect", "730 days after you submit it", "delete",
-                 PRIVACY_NOTICE_VERSION):
+                 "How we process it", "What we collect", "730 days after you submit it",
+                 "see or copy", "correct or complete", "delete", "withdraw your consent",
+                 "explanation", PRIVACY_NOTICE_VERSION):
         assert text in en
