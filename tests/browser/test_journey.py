@@ -89,10 +89,7 @@ class Journey:
         """中文 → EN → 中文 (or the reverse) from this page: same page, other language."""
         here = self.path()
         other = "zh" if self.lang == "en" else "en"
-        if self.lang == "zh":
-            there = "/en" + here
-        else:
-            there = here[len("/en"):] or "/"
+        there = "/en" + here if self.lang == "zh" else (here[len("/en"):] or "/")
         for code, target, lang in (("en" if other == "en" else "zh-hans", there, other),
                                    ("zh-hans" if other == "en" else "en", here, self.lang)):
             with self.page.expect_navigation():
