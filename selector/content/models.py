@@ -176,6 +176,15 @@ class FaqEntry(models.Model):
 
 
 class ComparisonRow(models.Model):
+    """A row of the RoCE v2 / InfiniBand table. ``basis`` says whose statement it is: the
+    company's article (its own voice), the company's estimate, or a public document (then
+    the source title and the date it was read are required)."""
+
+    class Basis(models.TextChoices):
+        ARTICLE = "article", _("Our article")
+        ESTIMATE = "estimate", _("Our estimate")
+        SOURCED = "sourced", _("Public document")
+
     slug = models.SlugField(_("slug"), max_length=60, unique=True)
     order = models.PositiveSmallIntegerField(_("order"), default=0)
     dimension_zh = models.CharField(_("dimension (Chinese)"), max_length=100)
@@ -184,6 +193,16 @@ class ComparisonRow(models.Model):
     roce_en = models.CharField(_("RoCE v2 (English)"), max_length=200, blank=True)
     infiniband_zh = models.CharField(_("InfiniBand (Chinese)"), max_length=200)
     infiniband_en = models.CharField(_("InfiniBand (English)"), max_length=200, blank=True)
+    basis = models.CharField(_("basis"), max_length=10, choices=Basis.choices,
+                             default=Basis.ARTICLE)
+    source_title = models.CharField(_("source title"), max_length=300, blank=True)
+    source_title_zh = models.CharField(_("source description (Chinese)"), max_length=300,
+                                       blank=True)
+    source_url = models.URLField(_("source URL"), max_length=500, blank=True)
+    source_date = models.DateField(_("date read"), null=True, blank=True)
+    more_sources = models.JSONField(
+        _("further sources"), default=list, blank=True,
+        help_text=_('A list of {"title", "url", "date", "title_zh"} objects.'))
     updated_at = models.DateTimeField(auto_now=True)
 
     dimension = Localized("dimension")
@@ -197,6 +216,22 @@ class ComparisonRow(models.Model):
 
     def __str__(self) -> str:
         return self.dimension_zh
+
+    def clean(self):
+        super().clean()
+        if self.basis == self.Basis.SOURCED and not (
+                (self.source_title or "").strip() and self.source_date):
+            raise ValidationError({"source_title": _(
+                "A row based on a public document needs its title and the date it was read.")})
+
+    def sources(self) -> tuple[Source, ...]:
+        if not (self.source_title or "").strip():
+            return ()
+        first = Source(self.source_title, self.source_url,
+                       self.source_date.isoformat() if self.source_date else "",
+                       self.source_title_zh)
+        more = self.more_sources if isinstance(self.more_sources, list) else []
+        return (first, *(Source.from_dict(item) for item in more if isinstance(item, dict)))
 
 
 class SourceFields(models.Model):
@@ -249,7 +284,7 @@ class Switch(SourceFields):
     asic = models.CharField(_("ASIC"), max_length=100, blank=True)
     technology = models.CharField(_("technology"), max_length=20, choices=Technology.choices)
     family = models.CharField(_("tuning family"), max_length=40, blank=True,
-                              help_text=_("nvidia-spectrum, sonic-broadcom, nvidia-quantum"))
+                              help_text=_("nvidia-spectrum, sonic, nvidia-quantum"))
     ports = models.PositiveIntegerField(_("native ports"))
     port_speed_gbps = models.PositiveIntegerField(_("native port speed (Gb/s)"))
     breakout = models.CharField(_("breakout speeds (Gb/s)"), max_length=40, blank=True,
@@ -282,11 +317,24 @@ class Switch(SourceFields):
 
     @classmethod
     def catalogue(cls) -> Catalogue:
-        """The active switches and parts as the planner's Catalogue."""
-        return Catalogue(
-            tuple(s.to_spec() for s in cls.objects.filter(is_active=True)),
-            tuple(p.to_spec() for p in Part.objects.filter(is_active=True)),
+        """The active switches and parts as the planner's Catalogue. Built once per process
+        for each state of the tables (two small queries tell whether a row changed)."""
+        stamp = (
+            tuple(cls.objects.filter(is_active=True).values_list("pk", "updated_at")),
+            tuple(Part.objects.filter(is_active=True).values_list("pk", "updated_at")),
         )
+        cached = _CATALOGUES.get(stamp)
+        if cached is None:
+            cached = Catalogue(
+                tuple(s.to_spec() for s in cls.objects.filter(is_active=True)),
+                tuple(p.to_spec() for p in Part.objects.filter(is_active=True)),
+            )
+            _CATALOGUES.clear()  # only the current state is worth keeping
+            _CATALOGUES[stamp] = cached
+        return cached
+
+
+_CATALOGUES: dict[tuple, Catalogue] = {}
 
 
 class Part(SourceFields):

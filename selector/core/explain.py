@@ -60,6 +60,7 @@ VENDOR_LABELS = {
     "any": gettext_lazy("No preference"),
     "nvidia": "NVIDIA",
     "arista": "Arista",
+    "asterfusion": gettext_lazy("Asterfusion (domestic)"),
 }
 DISTANCE_NAMES = {
     "rack": gettext_lazy("Within a rack"),

@@ -237,6 +237,9 @@ class Catalogue:
         if not self.version:
             object.__setattr__(self, "version", self.digest())
 
+    def __hash__(self) -> int:
+        return hash(self.version)
+
     def digest(self) -> str:
         payload = json.dumps([sorted((s.to_dict() for s in self.switches),
                                      key=lambda d: d["key"]),
@@ -316,6 +319,28 @@ ARISTA_7060X6 = Source(
     "https://github.com/sonic-net/sonic-buildimage/tree/master/device/arista/"
     "x86_64-arista_7060x6_64pe", _READ,
     "Arista 7060X6-64PE 的 SONiC 平台定义（Arista 提交，英文）")
+SN5600_HWMGMT = Source(
+    "Mellanox/hw-mgmt PR #558: Introduce support for next-generation 800GB/s ethernet switch "
+    "(NVIDIA, 2022)", "https://github.com/Mellanox/hw-mgmt/pull/558", _READ,
+    "NVIDIA 工程师提交的 SN5600 平台支持代码说明（英文）")
+QM9700_KERNEL = Source(
+    "Linux kernel commit 9045512ca6cd: mlx-platform: support new MQM97xx systems (NVIDIA, 2021)",
+    "https://lore.kernel.org/r/20211023094022.4193813-2-vadimp@nvidia.com", _READ,
+    "Linux 内核提交：NVIDIA MQM97xx 平台支持（英文）")
+Q3400_HWMGMT = Source(
+    "Mellanox/hw-mgmt: Add support for new XDR systems (NVIDIA, 2023): 72 OSFP ports or 144 "
+    "aggregated XDR ports at 800Gbps, 4U",
+    "https://github.com/Mellanox/hw-mgmt/blob/cd56aa9b6f8ef18402877827b758c3f4bed84a82/"
+    "recipes-kernel/linux/linux-6.1/0090-platform-mellanox-mlx-platform-Add-support-for-new-X.patch",
+    _READ, "NVIDIA 工程师提交的 XDR 交换机平台支持代码（英文）")
+ASTERFUSION_PR = Source(
+    "sonic-net/sonic-buildimage PR #22867: add Asterfusion CX-N series platform devices "
+    "(Asterfusion, 2025)", "https://github.com/sonic-net/sonic-buildimage/pull/22867", _READ,
+    "星融（Asterfusion）提交的 CX864E-N SONiC 平台文件（英文）")
+ASTERFUSION_BLOG = Source(
+    "Asterfusion: 560ns Ultra-Low Latency: Asterfusion's 800G AI Switch Architecture In-Depth "
+    "Analysis (2025-04-16)", "https://cloudswit.ch/blogs/asterfusions-800g-ai-switch-architecture",
+    _READ, "星融官网：800G AI 交换机架构解析（英文）")
 CX8_LINK = Source(
     "NVIDIA ConnectX-8 SuperNIC Firmware Release Notes v40.44.0208 — Changes and New Features",
     "https://docs.nvidia.com/networking/display/connectx8firmwarev40440208/"
@@ -337,11 +362,11 @@ DEFAULT_SWITCHES: tuple[SwitchSpec, ...] = (
         key="nvidia-sn5600", vendor="NVIDIA", model="Spectrum-4 SN5600",
         asic="NVIDIA Spectrum-4", technology="ethernet", family="nvidia-spectrum",
         vendor_key="nvidia", ports=64, port_speed_gbps=800, breakout=(400, 200), cages=64,
-        priority=10, sources=(SN5000_PORTS,),
+        priority=10, sources=(SN5000_PORTS, SN5600_HWMGMT),
     ),
     SwitchSpec(
         key="arista-7060x6-64pe", vendor="Arista", model="7060X6-64PE",
-        asic="Broadcom Tomahawk 5", technology="ethernet", family="sonic-broadcom",
+        asic="Broadcom Tomahawk 5", technology="ethernet", family="sonic",
         vendor_key="arista", ports=64, port_speed_gbps=800, breakout=(400, 200), cages=64,
         priority=20, sources=(ARISTA_7060X6,),
     ),
@@ -349,13 +374,21 @@ DEFAULT_SWITCHES: tuple[SwitchSpec, ...] = (
         key="nvidia-qm9700", vendor="NVIDIA", model="Quantum-2 QM9700",
         asic="NVIDIA Quantum-2", technology="infiniband", family="nvidia-quantum",
         vendor_key="nvidia", ports=64, port_speed_gbps=400, breakout=(200,), cages=32,
-        priority=10, sources=(QM9700_PORTS, SUPERPOD_B200),
+        priority=10, sources=(QM9700_PORTS, QM9700_KERNEL, SUPERPOD_B200),
     ),
     SwitchSpec(
         key="nvidia-q3400", vendor="NVIDIA", model="Quantum-X800 Q3400-RA",
         asic="NVIDIA Quantum-X800", technology="infiniband", family="nvidia-quantum",
         vendor_key="nvidia", ports=144, port_speed_gbps=800, cages=72,
-        priority=10, sources=(XDR_MANUAL, XDR_OPTICS),
+        priority=10, sources=(XDR_MANUAL, Q3400_HWMGMT, XDR_OPTICS),
+    ),
+    # Domestic (星融): ports and breakouts from the vendor's own SONiC platform files; its
+    # datasheet (cage type, power) was not found, so no optics fit it in the catalogue.
+    SwitchSpec(
+        key="asterfusion-cx864e-n", vendor="Asterfusion 星融", model="CX864E-N",
+        asic="Marvell Teralynx", technology="ethernet", family="sonic",
+        vendor_key="asterfusion", ports=64, port_speed_gbps=800, breakout=(400, 200),
+        cages=64, priority=30, sources=(ASTERFUSION_PR, ASTERFUSION_BLOG),
     ),
 )
 

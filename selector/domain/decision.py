@@ -97,7 +97,7 @@ NIC_SPEEDS = (200, 400, 800)
 DEFAULT_NIC_SPEED = 400
 # Switch vendor preferences: "any" (the documented pick rule in selector.domain.plan) or one
 # vendor with sourced rows in the catalogue (selector.domain.catalogue.VENDORS).
-VENDORS = ("any", "nvidia", "arista")
+VENDORS = ("any", "nvidia", "arista", "asterfusion")
 # Longest link in the fabric, by where the switches sit: metres each choice stands for. The
 # reach classes of the optics (LinkX 100G-PAM4 overview): copper DAC to 3 m, multimode to
 # 50 m, single-mode DR to 100 m and 500 m, FR4 to 2 km.

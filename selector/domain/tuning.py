@@ -265,9 +265,9 @@ def bdp_bytes(speed_gbps: int, rtt_us: float) -> int:
 
 # --- the families ------------------------------------------------------------------------------
 
-FAMILIES = ("nvidia-spectrum", "sonic-broadcom")
+FAMILIES = ("nvidia-spectrum", "sonic")
 OS_NAMES = {"nvidia-spectrum": "NVIDIA Cumulus Linux (NVUE)",
-            "sonic-broadcom": "SONiC (community image)"}
+            "sonic": "SONiC (community image)"}
 
 # Arista 7060X6-64PE-B-P64 SONiC pg_profile_lookup.ini: (speed Mb/s, cable) -> xoff bytes.
 # Its only row; the 64 x 400G SKU of the same switch ships an empty table.
@@ -368,7 +368,7 @@ def _table_row(switch_key: str, speed: int, cable_m: int) -> tuple[int, int] | N
 
 
 def _sonic(speed: int, uplink: int, cable_m: int, switch_key: str) -> TuningProfile:
-    warnings = _long_link_warnings(cable_m, "sonic-broadcom")
+    warnings = _long_link_warnings(cable_m, "sonic")
     row = _table_row(switch_key, speed, cable_m)
     if row:
         xoff, headroom_cable = row[1], f"{row[0]}m"
@@ -414,7 +414,7 @@ def _sonic(speed: int, uplink: int, cable_m: int, switch_key: str) -> TuningProf
         ConfigLine("sudo config save -y", Citation(SONIC_CMDREF, "config save")),
     ]
     return TuningProfile(
-        family="sonic-broadcom", os=OS_NAMES["sonic-broadcom"], speed_gbps=speed,
+        family="sonic", os=OS_NAMES["sonic"], speed_gbps=speed,
         cable_m=cable_m, pfc_priority=3, roce_dscp=3, cnp_dscp=48, cnp_priority=6,
         roce_udp_port=4791, ecn_min_bytes=1_048_576, ecn_max_bytes=2_097_152,
         ecn_probability_pct=5, headroom="table", headroom_bytes=xoff,
@@ -435,6 +435,6 @@ def tuning_profile(family: str, speed_gbps: int, *, uplink_gbps: int | None = No
     uplink = uplink_gbps or speed_gbps
     if family == "nvidia-spectrum":
         return _spectrum(speed_gbps, uplink, cable_m, spectrum_x_nic)
-    if family == "sonic-broadcom":
+    if family == "sonic":
         return _sonic(speed_gbps, uplink, cable_m, switch_key)
     return None

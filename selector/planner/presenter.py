@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from decimal import Decimal
+from functools import cached_property
 
 from django.conf import settings
 from django.templatetags.static import static
@@ -35,8 +36,11 @@ from selector.domain import (
 )
 from selector.planner import words
 from selector.planner.diagram import fabric_svg
+from selector.planner.services import snapshot_digest
 from selector.planner.words import money, num, watts
 
+# Bump when the plan's includes change their markup: cached result-page fragments carry it.
+MARKUP_VERSION = "1"
 # Answer fields in the order the wizard asks them.
 ANSWER_ORDER = ("gpus", "gpus_per_server", "workload", "throughput_limited", "budget",
                 "determinism", "nic_speed", "nics_per_server", "vendor", "distance")
@@ -133,12 +137,19 @@ class FabricView:
     power_text: str
     power_complete: bool
     cost: CostView
-    diagram: SafeString
-    diagram_print: SafeString
+    id_prefix: str = "fabric"
 
     @property
     def plan(self):
         return self.option.plan
+
+    @cached_property
+    def diagram(self) -> SafeString:
+        return fabric_svg(self.option, self.id_prefix)
+
+    @cached_property
+    def diagram_print(self) -> SafeString:
+        return fabric_svg(self.option, self.id_prefix, variant="print")
 
     @property
     def fabric(self) -> str:
@@ -223,6 +234,12 @@ class ViewModel:
     @property
     def decision(self):
         return self.rec.decision
+
+    @cached_property
+    def fragment_key(self) -> str:
+        """Identifies what the plan's markup shows (the recommendation, frozen or fresh, with
+        its engine and catalogue versions): the result page caches that markup under it."""
+        return f"{MARKUP_VERSION}-{snapshot_digest(self.rec.to_dict())}"
 
     @property
     def gpus_text(self) -> str:
@@ -361,8 +378,7 @@ def _fabric_view(option: FabricOption, recommended: bool, id_prefix: str) -> Fab
     if plan is None:
         note = words.no_plan_text(option)
         return FabricView(option, recommended, label, short, badge, note, "", "", "", [], [],
-                          None, None, None, None, "—", False, _cost_view(None),
-                          SafeString(""), SafeString(""))
+                          None, None, None, None, "—", False, _cost_view(None), id_prefix)
     return FabricView(
         option=option, recommended=recommended, label=label, short=short, badge=badge,
         note="", switch_text=switch_text, switch_detail=switch_detail,
@@ -372,9 +388,7 @@ def _fabric_view(option: FabricOption, recommended: bool, id_prefix: str) -> Fab
         bom=_bom_rows(plan), switches=plan.switches, modules=plan.modules,
         cables=plan.cables, power_w=plan.power_w,
         power_text=words.power_text(plan), power_complete=plan.power_complete,
-        cost=_cost_view(plan),
-        diagram=fabric_svg(option, id_prefix), diagram_print=fabric_svg(option, id_prefix,
-                                                                         variant="print"),
+        cost=_cost_view(plan), id_prefix=id_prefix,
     )
 
 

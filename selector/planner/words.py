@@ -115,7 +115,7 @@ def remark(text: str) -> str:
 
 FAMILY_LABELS = {
     "nvidia-spectrum": gettext_lazy("NVIDIA Spectrum with Cumulus Linux (NVUE)"),
-    "sonic-broadcom": gettext_lazy("SONiC on Broadcom Tomahawk 5"),
+    "sonic": gettext_lazy("SONiC (community QoS defaults)"),
     "nvidia-quantum": "NVIDIA Quantum InfiniBand",
 }
 
@@ -282,7 +282,7 @@ def tuning_rows(t: TuningProfile) -> list[tuple[str, str, str, str]]:
            "(strict)") % {"roce": t.roce_dscp, "prio": t.pfc_priority, "cnp": t.cnp_dscp,
                           "cnp_prio": t.cnp_priority},
          _("The NICs must mark RoCE with DSCP %(dscp)s: SONiC's default map sends DSCP 26 to a "
-           "lossy class.") % {"dscp": t.roce_dscp} if t.family == "sonic-broadcom" else ""),
+           "lossy class.") % {"dscp": t.roce_dscp} if t.family == "sonic" else ""),
         ("udp_port", _("RoCE v2 UDP destination port"), str(t.roce_udp_port), ""),
         ("ecn", _("ECN on the RoCE queue"),
          _("min %(min)s bytes, max %(max)s bytes, marking probability %(p)s%%") % {

@@ -86,7 +86,7 @@ def test_the_hardware_inputs_shape_the_plan(get):
     assert body["tuning"]["speed_gbps"] == fabric["port_gbps"]
     arista = get(vendor="arista").json()
     assert arista["fabric"]["switch"]["vendor"] == "Arista"
-    assert arista["tuning"]["family"] == "sonic-broadcom"
+    assert arista["tuning"]["family"] == "sonic"
     four = get(nics_per_server="4").json()["fabric"]
     assert four["links"]["gpu_leaf"] == 128 * 4 and four["rails"] == 4
     far = get(distance="campus").json()

@@ -55,11 +55,13 @@ def test_switches_you_can_order():
         ("Arista", "7060X6-64PE", "ethernet", 64, 800),
         ("NVIDIA", "Quantum-2 QM9700", "infiniband", 64, 400),
         ("NVIDIA", "Quantum-X800 Q3400-RA", "infiniband", 144, 800),
+        ("Asterfusion 星融", "CX864E-N", "ethernet", 64, 800),
     }
     for s in CAT.switches:
-        assert s.asic and s.model != "Tomahawk 5"  # a switch, never a chip
+        assert s.asic and s.model != s.asic  # a switch, never a chip
         assert s.technology in ("ethernet", "infiniband")
         assert s.cage_gbps in (800, 1600)
+        assert s.power_w is None  # no document we read gives a switch's power
         assert all(s.port_speed_gbps % b == 0 for b in s.breakout)
     sn5600 = next(s for s in CAT.switches if s.key == "nvidia-sn5600")
     assert sn5600.breakout == (400, 200) and sn5600.supports(400) and not sn5600.supports(100)

@@ -120,7 +120,7 @@ def test_a_vendor_preference_changes_the_model_and_the_config():
     assert any_.recommended.plan.switch.vendor == "NVIDIA"
     assert arista.recommended.plan.switch.vendor == "Arista"
     assert any_.tuning.family == "nvidia-spectrum"
-    assert arista.tuning.family == "sonic-broadcom"
+    assert arista.tuning.family == "sonic"
     assert any_.tuning.config != arista.tuning.config
     assert any("nv set qos roce" in line.text for line in any_.tuning.config)
     assert any("config pfcwd start" in line.text for line in arista.tuning.config)

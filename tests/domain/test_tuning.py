@@ -46,7 +46,7 @@ def test_adaptive_routing_is_off_on_800g_links():
 
 
 def test_sonic_profile_uses_its_own_values():
-    t = tuning_profile("sonic-broadcom", 800, uplink_gbps=800, cable_m=3,
+    t = tuning_profile("sonic", 800, uplink_gbps=800, cable_m=3,
                        switch_key="arista-7060x6-64pe")
     assert (t.roce_dscp, t.ecn_min_bytes, t.ecn_max_bytes, t.ecn_probability_pct) == (
         3, 1_048_576, 2_097_152, 5)
@@ -56,7 +56,7 @@ def test_sonic_profile_uses_its_own_values():
 
 
 def test_sonic_without_a_table_row_warns():
-    t = tuning_profile("sonic-broadcom", 400, uplink_gbps=800, cable_m=50,
+    t = tuning_profile("sonic", 400, uplink_gbps=800, cable_m=50,
                        switch_key="arista-7060x6-64pe")
     assert t.headroom_bytes is None
     assert [w.key for w in t.warnings][:2] == ["no_headroom_row", "no_headroom_row"]

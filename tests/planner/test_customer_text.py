@@ -109,3 +109,35 @@ def test_every_number_in_the_plan_comes_with_a_source(content):
         if vm.tuning:
             for row in vm.tuning.rows:
                 assert row.citations, row.key
+
+
+def test_comparison_rows_say_whose_statement_they_are(content):
+    from selector.content.models import ComparisonRow
+
+    rows = list(ComparisonRow.objects.all())
+    assert {r.slug for r in rows} >= {"bandwidth", "nics", "ai-ethernet", "ultra-ethernet",
+                                      "cost"}
+    for row in rows:
+        row.full_clean()
+        if row.basis == ComparisonRow.Basis.SOURCED:
+            assert row.sources() and row.source_date, row.slug
+            for src in row.sources():
+                assert src.title and src.url.startswith("https://") and src.date, row.slug
+    cost = ComparisonRow.objects.get(slug="cost")
+    assert cost.basis == ComparisonRow.Basis.ESTIMATE and "estimate" in cost.roce_en
+    bandwidth = ComparisonRow.objects.get(slug="bandwidth")
+    assert "XDR 800G" in bandwidth.infiniband_en and "NDR 400G" in bandwidth.infiniband_en
+    bandwidth.source_title = ""
+    with pytest.raises(ValidationError):
+        bandwidth.full_clean()
+
+
+def test_faq_answers_say_what_nvlink_spans_and_label_the_cost_estimate(content):
+    from selector.content.models import FaqEntry
+
+    small = FaqEntry.objects.get(slug="small-cluster")
+    assert "直接 NVLink 域内互联" not in small.answer_zh
+    assert "NVLink 不跨越独立的 HGX/DGX 服务器" in small.answer_zh
+    assert "does not span separate HGX/DGX servers" in small.answer_en
+    faster = FaqEntry.objects.get(slug="which-is-faster")
+    assert "估算" in faster.answer_zh and "estimate" in faster.answer_en

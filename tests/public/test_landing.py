@@ -87,9 +87,13 @@ def test_it_escapes_content_text(client, content):
 
 def test_the_comparison_page_shows_the_table_and_key_points(client, content):
     html = client.get("/en/compare/").content.decode()
-    for text in ("NDR-class high bandwidth", "PFC + ECN, tuned in software",
-                 "Separate protocol stack", "Relatively higher"):
+    for text in ("NDR 400G (Quantum-2 QM9700); XDR 800G (Quantum-X800, since 2024)",
+                 "PFC + ECN, tuned in software", "Separate protocol stack", "Relatively higher",
+                 "Ultra Ethernet 1.0", "Spectrum-X", "our estimate: about 30% less"):
         assert text in html
+    # Each row says whose statement it is; the sourced ones name the document and its date.
+    assert "Bandwidth: <a" in html and "(read 2026-12-01)" in html
+    assert "Cost: our estimate" in html and "Ecosystem: the company's article" in html
     assert 'aria-current="page">Comparison</span>' in html
     assert 'href="/en/wizard/"' in html
 

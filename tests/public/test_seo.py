@@ -56,7 +56,7 @@ def test_faq_and_comparison_have_their_own_titles_and_descriptions(client, conte
     assert "<title>Frequently asked questions: RoCE v2 and InfiniBand · " in faq
     assert meta(compare, "description") == [
         "RoCE v2 lossless Ethernet and InfiniBand for AI clusters compared by Bandwidth, "
-        "Lossless mechanism, Ecosystem, Cost."]
+        "Lossless mechanism, Ecosystem, Cost, NICs, AI Ethernet platform, Open standards."]
     assert "带宽、无损机制、生态兼容、成本" in meta(client.get("/compare/").content.decode(),
                                             "description")[0]
     assert meta(faq, "og:type") == ["website"]
@@ -92,7 +92,7 @@ def test_the_sitemap_lists_every_public_page_in_both_languages(client, content):
     alternates = {a.get("hreflang"): a.get("href") for a in faq.findall("x:link", ns)}
     assert alternates == {"zh-hans": SITE + "/faq/", "en": SITE + "/en/faq/",
                           "x-default": SITE + "/faq/"}
-    assert faq.find("s:lastmod", ns).text == "2026-11-30"
+    assert faq.find("s:lastmod", ns).text == "2026-12-01"
 
 
 def test_the_sitemap_lastmod_follows_content_edits(client, content):

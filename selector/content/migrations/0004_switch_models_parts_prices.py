@@ -98,7 +98,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='switch',
             name='family',
-            field=models.CharField(blank=True, help_text='nvidia-spectrum, sonic-broadcom, nvidia-quantum', max_length=40, verbose_name='tuning family'),
+            field=models.CharField(blank=True, help_text='nvidia-spectrum, sonic, nvidia-quantum', max_length=40, verbose_name='tuning family'),
         ),
         migrations.AddField(
             model_name='switch',
