@@ -357,10 +357,10 @@ def _sized(switch: SwitchSpec, fabric: Fabric, ports: list[int], ports_per_nic: 
         except FabricTooLarge:
             return uplink, sizes, notes
 
-        def cost(group: list[FabricSize]) -> tuple[int, int, int]:
-            return (max(s.tiers for s in group), len(group), sum(s.switches for s in group))
+        def shape(group: list[FabricSize]) -> tuple[int, int]:
+            return (max(s.tiers for s in group), len(group))
 
-        if cost(split) < cost(sizes):
+        if shape(split) < shape(sizes):  # a tier (or a plane) saved, not just a switch
             return 400, split, [*split_notes, Note("core_ports_split", {"native": uplink})]
     return uplink, sizes, notes
 

@@ -95,8 +95,11 @@ def fabric_svg(option, id_prefix: str = "fabric", *, variant: str = "web") -> Sa
     ys = {kind: 30 + i * (BOX_H + ROW_GAP) for i, kind in enumerate(rows)}
     title_id, desc_id = f"{id_prefix}-title", f"{id_prefix}-desc"
     fabric_name = str(FABRIC_SHORT[option.fabric])
-    title = _("%(fabric)s fabric: %(tiers)s tiers") % {"fabric": fabric_name,
-                                                         "tiers": size.tiers}
+    if size.tiers == 1:
+        title = _("%(fabric)s fabric: one switch per plane") % {"fabric": fabric_name}
+    else:
+        title = _("%(fabric)s fabric: %(tiers)s tiers") % {"fabric": fabric_name,
+                                                             "tiers": size.tiers}
     links = plan.links
     desc = _(
         "%(core)s core, %(spine)s spine and %(leaf)s leaf switches (%(model)s) in %(planes)s "

@@ -156,12 +156,12 @@ def uplinks_text(plan: FabricPlan) -> str:
 
 
 def power_text(plan: FabricPlan) -> str:
-    text = watts(plan.power_w)
     if plan.switch.power_w is None:
-        text += " " + _("(optics only)")
-    elif not plan.power_complete:
-        text += " " + _("(without the parts our engineers specify)")
-    return text
+        return _("%(power)s (optics only)") % {"power": watts(plan.power_w)}
+    if not plan.power_complete:
+        return _("%(power)s (without the parts our engineers specify)") % {
+            "power": watts(plan.power_w)}
+    return watts(plan.power_w)
 
 
 def power_note(plan: FabricPlan) -> str:
@@ -229,9 +229,8 @@ def note_text(note: Note, plan: FabricPlan) -> str:
                  "has ports, and GPUs on the same leaf reach each other in one hop.") % {
             "rails": p.get("rails")}
     if key == "core_ports_split":
-        return _("The 800G spine ports run as 2 × 400G links: that keeps the fabric at two "
-                 "tiers, as in NVIDIA's DGX B300 SuperPOD (800G optics and switches "
-                 "throughout).")
+        return _("The 800G spine ports run as 2 × 400G links: that saves a tier, as in "
+                 "NVIDIA's DGX B300 SuperPOD (800G switches and optics throughout).")
     if key == "vendor_unavailable":
         return _("No switch of your preferred vendor in our catalogue fits this fabric; the "
                  "plan shows the vendor-neutral pick.")

@@ -56,7 +56,7 @@ from selector.wizard.sharing import share_token
 
 # Bump when the template, the CSS or the context change in a way that alters the PDF:
 # it is part of every cache key, so old cached PDFs stop being served.
-REPORT_VERSION = "2026-12-01.13"
+REPORT_VERSION = "2026-12-01.14"
 TEMPLATE = "reports/report.html"
 CSS_PATH = "css/report.css"
 LOGO_PATH = "img/logo.svg"

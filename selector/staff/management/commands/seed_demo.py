@@ -2,6 +2,7 @@ import time
 
 from django.core.management.base import BaseCommand, CommandError
 
+from selector.content.examples import load_example_prices
 from selector.staff.demo import seed
 
 
@@ -15,13 +16,20 @@ class Command(BaseCommand):
                             help="total wizard sessions (at least one per lead)")
         parser.add_argument("--months", type=int, default=12)
         parser.add_argument("--seed", type=int, default=None, help="random seed")
+        parser.add_argument("--example-prices", action="store_true",
+                            help="load an example price list, marked as examples on every "
+                                 "page (never real prices)")
 
-    def handle(self, *args, leads, sessions, months, seed: int | None, **options):
+    def handle(self, *args, leads, sessions, months, seed: int | None,
+               example_prices: bool = False, **options):
         if not 0 <= leads <= 2_000_000 or not 0 <= sessions <= 5_000_000:
             raise CommandError("--leads must be 0..2,000,000 and --sessions 0..5,000,000")
         if not 1 <= months <= 60:
             raise CommandError("--months must be 1..60")
         started = time.perf_counter()
+        if example_prices:
+            load_example_prices()
+            self.stdout.write("Loaded an example price list (marked as examples).")
         made_leads, made_sessions = seed_fn(leads=leads, sessions=sessions, months=months,
                                             seed=seed)
         self.stdout.write(self.style.SUCCESS(
