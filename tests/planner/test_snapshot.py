@@ -151,3 +151,12 @@ def test_a_first_release_lead_is_frozen_once_at_its_first_read(content):
     assert lead.sizing["snapshot_version"] == 1
     assert lead.sizing["first_release_sizing"] == old
     assert Recommendation.from_dict(lead.sizing) == rec
+
+
+def test_the_lead_page_shows_the_plan_once_and_a_plain_title(lead, staff_client):
+    page = staff_client.get(reverse("staff:lead_detail", args=[lead.public_id]),
+                            HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    title = re.search(r"<title>(.*?)</title>", page, re.S).group(1)
+    assert "<" not in title and lead.report_number in title
+    assert page.count('class="card lead-plan-detail"') == 1
+    assert page.count("class=\"tuning-card\"") == 1
