@@ -110,7 +110,8 @@ def fabric_svg(option, id_prefix: str = "fabric", *, variant: str = "web") -> Sa
          "servers": _n(plan.servers), "rails": plan.rails, "gpu_leaf": _n(links["gpu_leaf"]),
          "leaf_spine": _n(links["leaf_spine"]), "spine_core": _n(links["spine_core"])}
 
-    words = {"leaf": _("Leaf"), "spine": _("Spine"), "core": _("Core"),
+    # Leaf and Spine stay as they are in both languages (the glossary's "Leaf 交换机").
+    words = {"leaf": "Leaf", "spine": "Spine", "core": _("Core"),
              "servers": _("Servers"), "switch": _("Switch")}
     body = []
     box_w = 200
