@@ -88,9 +88,11 @@ def has_authenticator(user) -> bool:
     return TOTPDevice.objects.filter(user=user, confirmed=True).exists()
 
 
+@transaction.atomic
 def verify(user, code: str):
     """The device that accepts ``code`` (a 6-digit authenticator code or a recovery code),
-    or None. django-otp throttles each device after a wrong code."""
+    or None. django-otp throttles each device after a wrong code; the devices are locked
+    (for_verify) while they are checked, so one code cannot pass twice concurrently."""
     code = "".join(str(code).split())[:32]
     if not code:
         return None
