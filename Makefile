@@ -9,21 +9,22 @@ PORT ?= 8000
 PYTHON ?= $(shell command -v python3.13 || ls -d $$HOME/.pyenv/versions/3.13*/bin/python3.13 2>/dev/null | tail -n 1 || echo python3)
 # Debian packages: Pango for WeasyPrint, HarfBuzz subsetting (fast CJK PDFs), the Noto CJK
 # fonts, Chromium for the browser tests, gettext for translations, poppler for PDF previews,
-# Redis for the shared cache of `make serve-prod`.
-DEB_PACKAGES := libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-noto-cjk chromium gettext poppler-utils redis-server
+# Redis for the shared cache of `make serve-prod`, HAProxy for `make scale-test`.
+DEB_PACKAGES := libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-noto-cjk chromium gettext poppler-utils redis-server haproxy
 # Tests only: LibreOffice Calc (headless) opens the staff exports as a spreadsheet user
 # would (tests/staff/test_export_spreadsheet.py); about 260 MB, no GUI.
 DEV_DEB_PACKAGES := libreoffice-calc-nogui
 PO_FILES := $(shell find selector -path '*/LC_MESSAGES/*' -name django.po)
 MO_FILES := $(PO_FILES:.po=.mo)
 
-.PHONY: help install install-dev system-deps dev-system-deps run test bench lint fmt messages report-screenshots serve-prod load pdf-soak
+.PHONY: help install install-dev system-deps dev-system-deps run test bench lint fmt messages report-screenshots serve-prod load pdf-soak scale-test
 
 help:
 	@echo "make run    - install, migrate, load content, serve on http://127.0.0.1:$(PORT)/"
 	@echo "make test   - install with dev tools and run the whole test suite"
 	@echo "make bench  - print the benchmark figures"
 	@echo "make serve-prod - gunicorn + task worker with production settings on PostgreSQL"
+	@echo "make scale-test - two app servers behind HAProxy: shared state and fail-over"
 	@echo "make lint   - ruff"
 	@echo "make messages - list strings that lack a Chinese translation"
 
@@ -80,13 +81,20 @@ serve-prod: install
 load: install-dev
 	$(PY) bench/load.py
 
+# Two gunicorn app servers and the task worker behind HAProxy on one PostgreSQL database and
+# one Redis database of their own (about 2 minutes; loopback only; PostgreSQL keeps running).
+# SCALE_REDIS_URL picks the Redis database it flushes (default redis://127.0.0.1:6379/5).
+scale-test: install-dev
+	$(PY) bench/scale_test.py
+
 # PDF worker memory over 500 consecutive renders (a few minutes).
 pdf-soak: install-dev
 	$(PY) bench/pdf_soak.py
 
 # Benchmarks run on the local PostgreSQL (the figures the issues ask for are PostgreSQL
 # figures); BENCH_DATABASE_URL=sqlite:///bench.sqlite3 for SQLite. BENCH_LOAD=0 skips
-# the load/fault test and the PDF soak (together about 10 minutes).
+# the load/fault test and the PDF soak (together about 10 minutes), and the scale-out test
+# unless BENCH_SCALE=1 (BENCH_SCALE=0 skips only that one).
 BENCH_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/selector_bench
 bench: install-dev
 	DATABASE_URL=$(BENCH_DATABASE_URL) TEST_DATABASE_NAME=test_selector_bench DB_POOL=0 $(PY) bench/run.py
