@@ -97,3 +97,14 @@ ACTIONS = {
     "assign": can_assign,
     "delete": can_delete,
 }
+
+
+def display_name(user) -> str:
+    """How the team names a colleague: "王磊" (family name first, no space, for Chinese
+    names), "Sue Chen" otherwise, the username when no name is set."""
+    first, last = (user.first_name or "").strip(), (user.last_name or "").strip()
+    if not (first or last):
+        return user.get_username()
+    if any("\u3400" <= ch <= "\u9fff" for ch in first + last):
+        return f"{last}{first}"
+    return f"{first} {last}".strip()

@@ -78,7 +78,7 @@ def _send(user, message: notify.Message, subject: str) -> bool:
 def _mention(users) -> tuple[tuple[str, ...], tuple[str, ...]]:
     mobiles, names = [], []
     for user in users:
-        names.append(user.get_full_name() or user.get_username())
+        names.append(permissions.display_name(user))
         mobile = profile(user).mobile
         if mobile:
             mobiles.append(mobile)
@@ -103,7 +103,7 @@ def remind(lead_public_id: str, due_iso: str) -> str:
     lead = Lead.objects.select_related("owner").filter(public_id=lead_public_id).first()
     if lead is None or lead.next_action_due is None:
         return "gone"
-    if lead.next_action_due.isoformat() != dt.datetime.fromisoformat(due_iso).isoformat():
+    if lead.next_action_due != dt.datetime.fromisoformat(due_iso):  # aware: any offset
         return "changed"
     if lead.events.filter(kind=LeadEvent.Kind.REMINDED, data__due=due_iso).exists():
         return "already-sent"

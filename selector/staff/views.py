@@ -543,6 +543,7 @@ def _lead_context(request, lead: Lead, **extra) -> dict:
     can_work = permissions.can_work_on(user, lead)
     context = {
         "lead": lead,
+        "owner_name": permissions.display_name(lead.owner) if lead.owner else "",
         "vm": vm,
         "answers_rows": [(row.label, row.value) for row in vm.answer_rows],
         "recommendation_label": vm.recommendation_label,
@@ -643,7 +644,7 @@ def _not_yours(request, lead: Lead) -> HttpResponse:
 
 
 def _display_name(user) -> str:
-    return user.get_full_name() or user.get_username()
+    return permissions.display_name(user)
 
 
 @require_POST

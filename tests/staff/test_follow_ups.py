@@ -193,7 +193,8 @@ def robot(settings):
 
 def test_the_reminder_mentions_the_owner_and_fires_once_for_the_current_action(robot, sales):
     StaffProfile.objects.create(user=sales, mobile="13800138000")
-    due = timezone.now() + dt.timedelta(hours=1)
+    # As set from the form: local time (+08:00); the database gives it back in UTC.
+    due = timezone.localtime(timezone.now() + dt.timedelta(hours=1))
     lead = make_lead(owner=sales, next_action_kind="call", next_action_due=due)
     assert tasks.remind.call(str(lead.public_id), due.isoformat()) == "sent"
     assert tasks.remind.call(str(lead.public_id), due.isoformat()) == "already-sent"

@@ -157,3 +157,14 @@ def test_timeline_shows_every_event_kind(client, manager, lead):
     body = login(client, manager).get(f"/en/staff/leads/{lead.public_id}/").content.decode()
     for text in ("Created", "Sales notified", "Report downloaded", "Owner changed"):
         assert text in body
+
+
+def test_the_page_title_is_only_the_title(client, sales, lead):
+    """A template block closed in the wrong place once put the whole plan block inside
+    <title>: browsers then rendered the page upside down."""
+    import re
+
+    page = login(client, sales).get(detail(lead)).content.decode()
+    title = re.search(r"<title>(.*?)</title>", page, re.S).group(1)
+    assert "<" not in title and lead.report_number in title
+    assert page.count("lead-plan-detail") == 1
