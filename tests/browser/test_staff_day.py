@@ -17,6 +17,7 @@ compresses a day, and the session limits have their own tests.
 
 import datetime as dt
 import json
+import re
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -160,15 +161,15 @@ def test_a_day_in_the_sales_workspace(new_page, live_server, artifacts_dir, tran
     assert flag.other == earlier and "phone" in flag.reasons
     _worker()
     message = next(t for t in robot.texts() if hot.report_number in t)
-    deep_link = f"{live_server.url}/staff/leads/{hot.public_id}/"
-    assert deep_link in message
+    deep_link = f"/staff/leads/{hot.public_id}/"
+    assert re.search(rf"https?://[^\s/]+{deep_link}", message), message
     assert "新线索" in message and "热" in message and "RoCE" in message or "InfiniBand" in message
     assert f"疑似与 {earlier.report_number} 重复" in message
 
     # A colleague opens the lead from the group chat's link while it is still free.
     li_page = new_page()
     _login(li_page, "li")
-    li_page.goto(deep_link.removeprefix(live_server.url))
+    li_page.goto(deep_link)
     li_page.wait_for_selector("#take-lead")
 
     # --- the rep's morning: My day, take, call, next action -------------------------------
@@ -306,3 +307,44 @@ def test_phone_layouts(new_page, live_server, artifacts_dir, transactional_db):
     button = page.evaluate("document.querySelector('#activity-form button')"
                            ".getBoundingClientRect().bottom")
     assert button < 844 * 2, button  # within two screens; the cards' tops are in the first
+
+
+def test_manager_views_of_a_team_at_work(new_page, live_server, artifacts_dir,
+                                         transactional_db):
+    """The manager's pages with three months of a team's work (the demo generator, owners
+    spread over three reps): the pipeline's figures are the database's, both languages."""
+    from selector.staff.demo import seed
+
+    shots = artifacts_dir("staff-day")
+    call_command("load_content", force=True, verbosity=0)
+    ensure_roles(apps)
+    reps = [_user(name, SALES_GROUP, "", first, last)
+            for name, first, last in (("wang", "磊", "王"), ("li", "娜", "李"),
+                                      ("zhao", "强", "赵"))]
+    _user("mia", MANAGERS_GROUP, "", "敏", "孙")
+    seed(leads=600, sessions=1500, months=3, seed=14, owners=[r.pk for r in reps])
+    page = new_page(height=1000)
+    _login(page, "mia")
+    page.goto("/staff/pipeline/?period=90")
+    page.wait_for_selector("#pipeline svg")
+    total = page.inner_text("#pipeline tfoot")
+    live = Lead.objects.filter(merged_into__isnull=True)
+    for status in ("new", "won", "lost"):
+        assert str(live.filter(status=status).count()) in total
+    page.screenshot(path=str(shots / "manager-pipeline-team.png"), full_page=True)
+    page.goto("/en/staff/pipeline/?period=90")
+    page.wait_for_selector("#first-response")
+    assert "First-response time per rep" in page.inner_text("main")
+    page.screenshot(path=str(shots / "manager-pipeline-team-en.png"), full_page=True)
+    page.goto("/staff/dashboard/?period=90")
+    page.wait_for_selector(".chart")
+    page.screenshot(path=str(shots / "dashboard.png"), full_page=True)
+    page.goto("/staff/leads/?sort=score")
+    page.wait_for_selector("table.lead-table tbody tr")
+    page.screenshot(path=str(shots / "lead-list-team.png"), full_page=False)
+    phone = new_page(width=390, height=844)
+    _login(phone, "wang")
+    phone.goto("/staff/leads/?owner=mine&sort=status")
+    phone.wait_for_selector("table.lead-table tbody tr")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    phone.screenshot(path=str(shots / "lead-list-team-390.png"), full_page=False)
