@@ -27,6 +27,7 @@ from selector.leads import duplicates
 from selector.leads.models import Lead
 from selector.staff import rollup
 from selector.staff.demo import seed
+from selector.staff.forms import SORTS
 from selector.staff.permissions import MANAGERS_GROUP, SALES_GROUP
 from selector.staff.queries import dashboard_cache_key
 
@@ -95,9 +96,8 @@ def run():
     # Deep keyset pages: the page after the lead at positions ~1/4, 1/2 and 3/4 of the list
     # in three sorts (before this work paging stopped at 1,001 leads).
     deep = []
-    for sort, order in (("-created", ("-created_at", "-pk")),
-                        ("score", ("score_rank", "-created_at", "-pk")),
-                        ("-status", ("-status_rank", "-created_at", "-pk"))):
+    for sort, order in (("-created", SORTS["-created"]), ("score", SORTS["score"]),
+                        ("-status", SORTS["-status"])):
         for part in (4, 2, 4 / 3):
             cursor = Lead.objects.order_by(*order).values_list("public_id", flat=True)[
                 int(leads / part)]

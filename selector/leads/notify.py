@@ -55,7 +55,9 @@ def _plain(value: str, limit: int = 80) -> str:
 
 def staff_url(lead: Lead) -> str:
     """The deep link to the lead's page in the sales workspace."""
-    return site_url() + reverse("staff:lead_detail", args=[lead.public_id])
+    # The workspace's default language (no /en/ prefix), whatever language is active.
+    with translation.override(settings.LANGUAGE_CODE):
+        return site_url() + reverse("staff:lead_detail", args=[lead.public_id])
 
 
 def labels(lead: Lead) -> dict:

@@ -35,9 +35,9 @@ SCALE_BUCKETS = (
 SCALE_RANGES = {code: (low, high) for code, _label, low, high in SCALE_BUCKETS}
 
 # Each sort ends with the primary key, so the order is total (keyset paging needs that).
-# Score: hot > warm > cold ("score"), and the reverse; status: pipeline order, and the
-# reverse; newest first inside a score or status (indexes lead_score_rank_idx and
-# lead_status_rank_idx, leads/0003).
+# Score: hot > warm > cold, newest first within a score ("score"); status: pipeline order,
+# newest first within a stage. The "-" sorts are the exact reverse order, so both walk the
+# same index (lead_score_rank_idx / lead_status_rank_idx, leads/0004), one backwards.
 SORTS = {
     "-created": ("-created_at", "-pk"),
     "created": ("created_at", "pk"),
@@ -46,9 +46,9 @@ SORTS = {
     "company": ("company", "pk"),
     "-company": ("-company", "-pk"),
     "score": ("score_rank", "-created_at", "-pk"),
-    "-score": ("-score_rank", "-created_at", "-pk"),
+    "-score": ("-score_rank", "created_at", "pk"),
     "status": ("status_rank", "-created_at", "-pk"),
-    "-status": ("-status_rank", "-created_at", "-pk"),
+    "-status": ("-status_rank", "created_at", "pk"),
 }
 SORT_CHOICES = (
     ("-created", _("Newest first")),

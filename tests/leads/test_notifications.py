@@ -287,3 +287,9 @@ def test_no_personal_data_in_the_logs(ws, content, fast_retries, robot_factory, 
     for value in PII + ["13812345678", "sales@example.com"]:
         assert value not in caplog.text
     assert LeadEvent.objects.filter(kind="notification_failed").count() == 3
+
+
+def test_the_deep_link_does_not_follow_the_active_language(ws, content):
+    lead = _lead(ws)
+    with translation.override("en"):
+        assert notify.staff_url(lead) == f"http://testserver/staff/leads/{lead.public_id}/"
