@@ -185,6 +185,7 @@ def build_context(data: ReportData, *, web: bool = False, links: dict | None = N
         "highlight": vm.highlight,
         "is_roce": vm.is_roce,
         "tuning": vm.tuning,
+        "tuning_rows": _numbered_citations(vm),
         "tuning_blocks": queries.blocks("tuning"),
         "faq": queries.faq_entries(topics=rec.faq_topics),
         "jsonld": jsonld,
@@ -194,6 +195,17 @@ def build_context(data: ReportData, *, web: bool = False, links: dict | None = N
         "logo_url": static(LOGO_PATH) if web else asset_url(LOGO_PATH),
         "keywords": ", ".join(jsonld["keywords"]),
     }
+
+
+def _numbered_citations(vm: ViewModel) -> list[tuple]:
+    """The checklist's rows with each citation as ``(n, remark)``, n being the source's
+    number in the report's numbered source list (vm.sources): the title is printed once
+    there, not in every row (shorter, and faster to lay out)."""
+    if not vm.tuning:
+        return []
+    numbers = {src.original: n for n, src in enumerate(vm.sources, start=1)}
+    return [(row, [(numbers.get(cit.source.original, "?"), cit.remark)
+                   for cit in row.citations]) for row in vm.tuning.rows]
 
 
 def render_html(data: ReportData, *, web: bool = True, links: dict | None = None) -> str:

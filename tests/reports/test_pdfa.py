@@ -219,3 +219,15 @@ def test_the_last_page_is_at_least_a_third_full(content, kind, language):
     usable = last.height
     filled = (_content_bottom(document.pages[-1]) - top) / usable
     assert filled >= 1 / 3, f"{kind}/{language}: last page {filled:.0%} full"
+
+
+def test_the_checklist_cites_the_numbered_source_list(rendered):
+    """Each checklist row cites [n] of the report's source list (the title printed once)."""
+    data, _pdf = rendered["roce", "zh-hans"]
+    html, _attachment = pdf_sources(data)
+    refs = re.search(r'<ol class="refs">(.*?)</ol>', html, re.S).group(1)
+    titles = re.findall(r"<li>(.*?)</li>", refs, re.S)
+    cells = re.findall(r'<td class="source">(.*?)</td>', html, re.S)
+    assert cells and all(re.match(r"\[\d+\]", c) for c in cells), cells[:3]
+    numbers = {int(n) for c in cells for n in re.findall(r"\[(\d+)\]", c)}
+    assert numbers and max(numbers) <= len(titles)
