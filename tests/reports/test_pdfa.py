@@ -221,7 +221,7 @@ def test_the_last_page_is_at_least_a_third_full(content, kind, language):
     assert filled >= 1 / 3, f"{kind}/{language}: last page {filled:.0%} full"
 
 
-def test_the_checklist_cites_the_numbered_source_list(rendered):
+def test_the_checklist_cites_the_numbered_source_list(rendered, content):
     """Each checklist row cites [n] of the report's source list (the title printed once)."""
     data, _pdf = rendered["roce", "zh-hans"]
     html, _attachment = pdf_sources(data)
