@@ -28,6 +28,7 @@ def run():
 
     from selector.reports.fetcher import ASSET_BASE_URL
     from selector.reports.render import (
+        PDF_OPTIONS,
         created_at,
         default_fetcher,
         font_config,
@@ -52,18 +53,31 @@ def run():
             font_config=font_config(), stylesheets=[fonts_stylesheet(), stylesheet()])
         return document.write_pdf(), len(document.pages)
 
+    def plain():
+        # The same report without PDF/A-3u and tags: what the archival features cost.
+        saved = dict(PDF_OPTIONS)
+        PDF_OPTIONS.clear()
+        try:
+            return full()
+        finally:
+            PDF_OPTIONS.update(saved)
+
     for _ in range(WARMUP):
         full()
         one_page()
-    full_ms, one_ms = [], []
+    full_ms, one_ms, plain_ms, full_cpu_ms = [], [], [], []
     rendered = None
-    for _ in range(ROUNDS):  # interleaved, so both see the same machine load
-        started = time.perf_counter()
+    for _ in range(ROUNDS):  # interleaved, so all see the same machine load
+        started, cpu = time.perf_counter(), time.process_time()
         rendered = full()
         full_ms.append((time.perf_counter() - started) * 1000)
+        full_cpu_ms.append((time.process_time() - cpu) * 1000)
         started = time.perf_counter()
         _pdf, pages = one_page()
         one_ms.append((time.perf_counter() - started) * 1000)
+        started = time.perf_counter()
+        plain()
+        plain_ms.append((time.perf_counter() - started) * 1000)
     assert pages == 1, "the baseline must be one page"
     yield "report_render_p50", statistics.median(full_ms), "ms"
     yield "report_render_p95", _p(full_ms, 95), "ms"
@@ -71,6 +85,11 @@ def run():
     yield "report_bytes", len(rendered.content), "bytes"
     yield "report_one_page_p50", statistics.median(one_ms), "ms"
     yield "report_vs_one_page_ratio", statistics.median(full_ms) / statistics.median(one_ms), "x"
+    yield ("report_pdfa_tags_cost_p50",
+           statistics.median(full_ms) - statistics.median(plain_ms), "ms")
+    # CPU time of this process: what the render costs when other processes load the
+    # machine (this shared 2-core box); equal to the wall time on an idle one.
+    yield "report_render_cpu_p50", statistics.median(full_cpu_ms), "ms"
     yield "report_cached_download_p50", cached_download_p50(), "ms"
 
 

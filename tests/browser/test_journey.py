@@ -265,3 +265,16 @@ def test_a_shared_result_hands_off_to_the_contact_step(new_page, live_server, ar
     assert lead.recommendation == "roce-v2-800g"
     assert (lead.wechat, lead.phone, lead.email) == ("hanmeimei_ai", "", "")
     assert "您没有留下邮箱" in colleague.locator("[data-testid=email-status]").inner_text()
+
+
+@pytest.mark.parametrize("js", [True, False], ids=["js", "nojs"])
+def test_the_language_switch_on_every_public_page(new_page, journey_settings, artifacts_dir, js):
+    """The public pages the journey does not pass through: both directions, same page."""
+    page = new_page(js=js, width=360, height=740)
+    for path in ("/faq/", "/compare/", "/privacy/"):
+        page.goto(path)
+        journey = Journey(page, "zh", "phone", js, artifacts_dir("journey"))
+        journey.switch_both_ways()
+        page.goto("/en" + path)
+        journey = Journey(page, "en", "phone", js, artifacts_dir("journey"))
+        journey.switch_both_ways()
