@@ -185,13 +185,17 @@ def _choose(parts: Sequence[PartSpec], technology: str, vendor_key: str, gbps: i
         if far == "nic":
             fars = [m for m in usable if m.kind == "module" and m.end == "nic"
                     and m.medium == module.medium and m.link_gbps == gbps and m.nic == nic]
+            # No catalogue module for this NIC (e.g. a ConnectX-8 on Ethernet): still count
+            # the switch end and the fibres; the NIC end is reported as missing.
+            fars = fars or [None]
         else:
             fars = [module]
         fibres = [c for c in usable if c.kind == "cable" and c.end == "fibre"
                   and c.medium == module.medium and _fibre_fits(c, gbps)]
         for far_module in fars:
             for fibre in fibres:
-                rank = (module.reach_m, 1, (module.power_w or 0) + (far_module.power_w or 0))
+                far_power = far_module.power_w or 0 if far_module else 0
+                rank = (module.reach_m, 1 if far_module else 2, (module.power_w or 0) + far_power)
                 options.append((rank, _Option(module, far_module, fibre)))
     if not options:
         return None
@@ -246,6 +250,8 @@ def bill_of_materials(plan: FabricPlan, parts: Sequence[PartSpec]
         if option is None:
             missing.append({"tier": tier, "gbps": gbps, "reach_m": reach})
             continue
+        if option.switch_module is not None and option.far_module is None:
+            missing.append({"tier": tier, "gbps": gbps, "reach_m": reach, "end": "nic"})
         for count, size in plan.planes:
             if tier == "gpu":
                 near = [(n, down) for n, down, _ in size.leaf_groups]
@@ -273,10 +279,11 @@ def _count(acc: _Lines, option: _Option, tier: str, gbps: int, reach: int, far: 
     per = _per_module(module, gbps)
     acc.add(module, tier, planes * sum(n * _ceil_div(ports, per) for n, ports in near), reach,
             "switch")
-    assert option.far_module is not None and option.cable is not None
+    assert option.cable is not None
     if far == "nic":
-        acc.add(option.far_module, tier, planes * sum(ports for _, ports in far_ports), reach,
-                "nic")
+        if option.far_module is not None:
+            acc.add(option.far_module, tier, planes * sum(ports for _, ports in far_ports),
+                    reach, "nic")
     else:
         acc.add(option.far_module, tier,
                 planes * sum(n * _ceil_div(ports, per) for n, ports in far_ports), reach,

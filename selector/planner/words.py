@@ -240,8 +240,8 @@ def note_text(note: Note, plan: FabricPlan) -> str:
     if key == "no_part":
         return _("%(tier)s at %(speed)sG up to %(reach)s m: no part in our catalogue fits this "
                  "switch; our engineers specify these optics.") % {
-            "tier": tier_label(str(p.get("tier", ""))), "speed": p.get("gbps"),
-            "reach": _n(p.get("reach_m", 0))}
+            "tier": tier_label(str(p.get("tier", "")), str(p.get("end", ""))),
+            "speed": p.get("gbps"), "reach": _n(p.get("reach_m", 0))}
     return key
 
 

@@ -374,3 +374,37 @@ def test_more_gpus_never_needs_fewer_switches(gpus, fabric):
         return
     assume(a.plane_count == b.plane_count and a.switch == b.switch)
     assert b.switches >= a.switches or b.tiers < a.tiers
+
+
+def test_bom_counts_modules_and_cables_per_switch():
+    p = plan(Fabric.ROCE_800, 1024, nic_speed=400)
+    lines = {(line.tier, line.end, line.model): line.count for line in p.bom}
+    # 16 leaves x 64 GPU links: 32 twin-port modules each; one NIC module and fibre per link.
+    assert lines[("gpu", "switch", "MMA4Z00-NS")] == 16 * 32
+    assert lines[("gpu", "nic", "MMA4Z00-NS400")] == 1024
+    assert lines[("gpu", "", "MFP7E10")] == 1024
+    # 512 leaf-spine links at 800G: one twin-port module per end, two fibres per link.
+    assert lines[("leaf_spine", "switch", "MMA4Z00-NS")] == 512 * 2
+    assert lines[("leaf_spine", "", "MFP7E10")] == 512 * 2
+    assert p.modules == 512 + 1024 + 1024 and p.cables == 2048
+    assert p.power_w == round(512 * 17 + 1024 * 9 + 1024 * 17)
+    assert not p.power_complete  # no switch power figure in the documents we read
+
+
+@pytest.mark.parametrize(("distance", "models"), [
+    ("rack", {"MCP7Y00-Nxxx", "MMA4Z00-NS"}),  # 3 m: splitter DAC; straight DAC stops at 2 m
+    ("hall", {"MMA4Z00-NS", "MMS4X00-NS"}),
+    ("building", {"MMS4X00-NM", "SMF MPO-12/APC trunk (site cabling)"}),
+    ("campus", {"MMS4X50-NM", "SMF duplex LC (site cabling)"}),
+])
+def test_the_distance_picks_copper_or_the_optics(distance, models):
+    p = plan(Fabric.ROCE_400, 512, distance=distance)
+    assert models <= {line.model for line in p.bom}
+
+
+def test_an_800g_ethernet_nic_without_a_catalogue_module_is_reported():
+    p = plan(Fabric.ROCE_400, 2048, nic_speed=800)
+    assert any(line.tier == "gpu" and line.end == "switch" for line in p.bom)
+    assert not any(line.tier == "gpu" and line.end == "nic" for line in p.bom)
+    assert any(n.key == "no_part" and n.params.get("end") == "nic" for n in p.notes)
+    assert not p.power_complete
