@@ -132,7 +132,8 @@ _REASONS = {
         "Your budget puts performance first, and InfiniBand is the performance-ceiling choice."),
     "thousand_gpus": gettext_lazy(
         "%(gpus)s GPUs is %(scale)s training: heavy GPU-to-GPU traffic calls for an 800G "
-        "core (spine and core links at 800G); the GPU links run at your NICs' speed."),
+        "core (spine and core switches with 800G ports); the GPU links run at your NICs' "
+        "speed."),
     "nic_800": gettext_lazy(
         "Your GPUs have %(nic_speed)sG NICs: the fabric carries 800G per GPU, so the core "
         "runs at 800G too."),
