@@ -129,7 +129,6 @@ class FabricView:
     switch_detail: str
     design: str
     notes: list[str]
-    bom: list[BomRow]
     switches: int | None
     modules: int | None
     cables: int | None
@@ -142,6 +141,10 @@ class FabricView:
     @property
     def plan(self):
         return self.option.plan
+
+    @cached_property
+    def bom(self) -> list[BomRow]:
+        return _bom_rows(self.plan) if self.plan is not None else []
 
     @cached_property
     def diagram(self) -> SafeString:
@@ -223,9 +226,6 @@ class ViewModel:
     is_roce: bool
     summary: Summary
     fabrics: list[FabricView]
-    table_rows: list[TableRow]
-    tuning: TuningView | None
-    sources: list[SourceView]
     cost_ratio: str
     engine_version: str
     catalogue_version: str
@@ -235,11 +235,29 @@ class ViewModel:
     def decision(self):
         return self.rec.decision
 
+    # The detail is built when a template asks for it (the result page caches that markup).
+    @cached_property
+    def table_rows(self) -> list[TableRow]:
+        return _table_rows(self.fabrics)
+
+    @cached_property
+    def tuning(self) -> TuningView | None:
+        return _tuning_view(self.rec.tuning)
+
+    @cached_property
+    def sources(self) -> list[SourceView]:
+        return _sources(self.fabrics, self.tuning)
+
     @cached_property
     def fragment_key(self) -> str:
-        """Identifies what the plan's markup shows (the recommendation, frozen or fresh, with
-        its engine and catalogue versions): the result page caches that markup under it."""
-        return f"{MARKUP_VERSION}-{snapshot_digest(self.rec.to_dict())}"
+        """Identifies what the plan's markup shows: the answers, the engine and catalogue
+        versions and the prices (the plan is a function of them); the result page caches
+        that markup under it."""
+        costs = [option.plan.cost.to_dict() if option.plan and option.plan.cost else None
+                 for option in self.rec.options]
+        key = {"answers": self.rec.answers.to_dict(), "engine": self.rec.engine_version,
+               "catalogue": self.rec.catalogue_version, "costs": costs}
+        return f"{MARKUP_VERSION}-{snapshot_digest(key)}"
 
     @property
     def gpus_text(self) -> str:
@@ -377,7 +395,7 @@ def _fabric_view(option: FabricOption, recommended: bool, id_prefix: str) -> Fab
     switch_text, switch_detail = _switch_text(option)
     if plan is None:
         note = words.no_plan_text(option)
-        return FabricView(option, recommended, label, short, badge, note, "", "", "", [], [],
+        return FabricView(option, recommended, label, short, badge, note, "", "", "", [],
                           None, None, None, None, "—", False, _cost_view(None), id_prefix)
     return FabricView(
         option=option, recommended=recommended, label=label, short=short, badge=badge,
@@ -385,7 +403,7 @@ def _fabric_view(option: FabricOption, recommended: bool, id_prefix: str) -> Fab
         design=words.design_text(plan),
         notes=[words.note_text(n, plan) for n in plan.notes] + (
             [words.power_note(plan)] if words.power_note(plan) else []),
-        bom=_bom_rows(plan), switches=plan.switches, modules=plan.modules,
+        switches=plan.switches, modules=plan.modules,
         cables=plan.cables, power_w=plan.power_w,
         power_text=words.power_text(plan), power_complete=plan.power_complete,
         cost=_cost_view(plan), id_prefix=id_prefix,
@@ -503,7 +521,6 @@ def present(rec: Recommendation, *, company=None, id_prefix: str = "fabric") -> 
     decision = rec.decision
     fabrics = [_fabric_view(rec.recommended, True, f"{id_prefix}-recommended"),
                _fabric_view(rec.runner_up, False, f"{id_prefix}-runner-up")]
-    tuning = _tuning_view(rec.tuning)
     main = fabrics[0] if fabrics[0].plan is not None else None
     plan = main.plan if main else None
     summary = Summary(
@@ -542,9 +559,6 @@ def present(rec: Recommendation, *, company=None, id_prefix: str = "fabric") -> 
         is_roce=rec.is_roce,
         summary=summary,
         fabrics=fabrics,
-        table_rows=_table_rows(fabrics),
-        tuning=tuning,
-        sources=_sources(fabrics, tuning),
         cost_ratio=(_("RoCE costs %(ratio)s× InfiniBand at these prices (indicative).")
                     % {"ratio": ratio} if ratio is not None else ""),
         engine_version=rec.engine_version,
