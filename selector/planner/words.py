@@ -204,7 +204,8 @@ def note_text(note: Note, plan: FabricPlan) -> str:
     if key == "redundant_pair":
         return _("Redundant pair: %(a)s rails on one switch, the other %(b)s on the second. A "
                  "switch failure halves the bandwidth and leaves every server connected; "
-                 "traffic between rails crosses NVLink inside the servers.") % {
+                 "traffic between rails goes through the GPU interconnect inside the servers "
+                 "(NVLink on HGX/DGX servers).") % {
             "a": p.get("rails_a"), "b": p.get("rails_b")}
     if key == "single_switch_one_rail":
         return _("One NIC per server: a single switch carries the fabric. A redundant second "
