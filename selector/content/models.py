@@ -317,12 +317,15 @@ class Switch(SourceFields):
 
     @classmethod
     def catalogue(cls) -> Catalogue:
-        """The active switches and parts as the planner's Catalogue. Built once per process
-        for each state of the tables (two small queries tell whether a row changed)."""
-        stamp = (
-            tuple(cls.objects.filter(is_active=True).values_list("pk", "updated_at")),
-            tuple(Part.objects.filter(is_active=True).values_list("pk", "updated_at")),
-        )
+        """The active switches and parts as the planner's Catalogue, built (and its version
+        digested) once per process for each content of the rows: the stamp is every column
+        of every active row, so even a bulk update that leaves updated_at alone is seen."""
+        stamp = repr((
+            list(cls.objects.filter(is_active=True).values_list(
+                *[f.attname for f in cls._meta.concrete_fields])),
+            list(Part.objects.filter(is_active=True).values_list(
+                *[f.attname for f in Part._meta.concrete_fields])),
+        ))
         cached = _CATALOGUES.get(stamp)
         if cached is None:
             cached = Catalogue(
@@ -334,7 +337,7 @@ class Switch(SourceFields):
         return cached
 
 
-_CATALOGUES: dict[tuple, Catalogue] = {}
+_CATALOGUES: dict[str, Catalogue] = {}
 
 
 class Part(SourceFields):

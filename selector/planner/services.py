@@ -9,12 +9,36 @@ import hashlib
 import json
 
 from selector.content.models import PriceList, Switch
-from selector.domain import ENGINE_VERSION, SNAPSHOT_VERSION, Answers, Recommendation, recommend
+from selector.domain import (
+    ENGINE_VERSION,
+    SNAPSHOT_VERSION,
+    Answers,
+    Recommendation,
+    decision,
+    recommend,
+)
 
 
 def fresh(answers: Answers) -> Recommendation:
-    """A recommendation made now, with today's engine, catalogue and prices."""
-    return recommend(answers, Switch.catalogue(), PriceList.current())
+    """A recommendation made now, with today's engine, catalogue and prices. A pure function
+    of those, so the process keeps the last few hundred (the wizard shows one many times)."""
+    catalogue = Switch.catalogue()
+    prices = PriceList.current()
+    price_key = None if prices is None else (
+        prices.currency, prices.as_of, prices.note, prices.note_zh, prices.is_example,
+        tuple(sorted(prices.unit.items())))
+    key = (tuple(answers.to_dict().items()), catalogue.version, price_key,
+           decision.ENGINE_VERSION)
+    rec = _FRESH.get(key)
+    if rec is None:
+        if len(_FRESH) >= _FRESH_MAX:
+            _FRESH.pop(next(iter(_FRESH)))
+        rec = _FRESH[key] = recommend(answers, catalogue, prices)
+    return rec
+
+
+_FRESH: dict[tuple, Recommendation] = {}
+_FRESH_MAX = 256
 
 
 def freeze(rec: Recommendation) -> dict:

@@ -4,7 +4,7 @@ the FAQ and comparison rows)."""
 
 from __future__ import annotations
 
-from selector.content.queries import company, comparison_rows, faq_entries
+from selector.content.queries import comparison_rows, faq_entries
 from selector.domain import Recommendation
 from selector.planner.presenter import present
 from selector.wizard.steps import STEPS
@@ -14,7 +14,10 @@ STEP_OF_FIELD = {name: step.identifier for step in STEPS for name in step.fields
 
 
 def result_context(rec: Recommendation) -> dict:
-    vm = present(rec, company=company(), id_prefix="diagram")
+    # The result page carries no Organization node (the page's company comes from the site
+    # context processor), so the view-model needs no company.
+    vm = present(rec, id_prefix="diagram")
+    rows = comparison_rows()
     return {
         "vm": vm,
         "rec": rec,
@@ -30,6 +33,8 @@ def result_context(rec: Recommendation) -> dict:
         "what_ifs": vm.what_ifs,
         "highlight": vm.highlight,
         "is_standard": vm.is_standard,
-        "comparison_rows": comparison_rows(),
+        "comparison_rows": rows,
+        # The cached plan markup holds the comparison table too: its edits must show at once.
+        "comparison_stamp": "|".join(f"{r.pk}:{r.updated_at.timestamp()}" for r in rows),
         "faqs": faq_entries(rec.faq_topics),
     }

@@ -292,7 +292,8 @@ def result(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         return _what_if(request, ws, answers)
     error = request.session.pop(WHAT_IF_ERROR_KEY, None)
-    return _result_page(request, ws, what_if_error=error if isinstance(error, str) else None)
+    return _result_page(request, ws, what_if_error=error if isinstance(error, str) else None,
+                        answers=answers)
 
 
 def _what_if(request: HttpRequest, ws: WizardSession, answers: Answers) -> HttpResponse:
@@ -330,8 +331,10 @@ def _what_if(request: HttpRequest, ws: WizardSession, answers: Answers) -> HttpR
 
 
 def _result_page(request: HttpRequest, ws: WizardSession, *, push: str | None = None,
-                 what_if_error: str | None = None, status: int = 200) -> HttpResponse:
-    answers = build_answers(_answers(ws))
+                 what_if_error: str | None = None, status: int = 200,
+                 answers: Answers | None = None) -> HttpResponse:
+    """``answers``: the caller's validated answers (saves validating them twice)."""
+    answers = answers or build_answers(_answers(ws))
     if answers is None:  # defensive: callers check first
         return HttpResponseRedirect(_step_url(first_incomplete(_answers(ws))))
     services.wizard_session_reach(ws=ws, index=RESULT_INDEX)

@@ -160,3 +160,15 @@ def test_the_lead_page_shows_the_plan_once_and_a_plain_title(lead, staff_client)
     assert "<" not in title and lead.report_number in title
     assert page.count('class="card lead-plan-detail"') == 1
     assert page.count("class=\"tuning-card\"") == 1
+
+
+def test_the_cached_result_markup_follows_comparison_edits(client, content):
+    from selector.content.models import ComparisonRow
+    from selector.wizard.sharing import share_token
+
+    url = f"/en/wizard/r/{share_token(ANSWERS)}/"
+    assert "Relatively higher" in client.get(url).content.decode()
+    row = ComparisonRow.objects.get(slug="cost")
+    row.infiniband_en = "Higher, by our estimate"
+    row.save()
+    assert "Higher, by our estimate" in client.get(url).content.decode()
