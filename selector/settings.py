@@ -116,6 +116,9 @@ if _db["ENGINE"] == "django.db.backends.postgresql":
 _db["TEST"] = {"NAME": env_str("TEST_DATABASE_NAME")} if env_str("TEST_DATABASE_NAME") else {}
 DATABASES = {"default": _db}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+# Covering columns (Index.include) are a PostgreSQL optimisation of selector.leads' indexes;
+# SQLite (development) builds the same indexes without them, which is all it needs.
+SILENCED_SYSTEM_CHECKS = ["models.W040"]
 
 # Cache (rate limits, login throttle, pre-rendered PDFs, dashboard): shared by every process.
 # Redis when REDIS_URL is set; otherwise, in production, the database cache (table

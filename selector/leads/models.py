@@ -176,12 +176,24 @@ class Lead(models.Model):
             models.Index(fields=["score_rank", "-created_at", "-id"], name="lead_score_rank_idx"),
             models.Index(fields=["status_rank", "-created_at", "-id"],
                          name="lead_status_rank_idx"),
-            # My day and the reminders: a rep's open follow-ups by due time.
+            # My day and the reminders: a rep's follow-ups by due time (only open, live
+            # leads have one: closing or merging a lead clears it). status and merged_into
+            # ride along so My day counts a rep's open leads from the index alone.
             models.Index(fields=["owner", "next_action_due"], name="lead_owner_due_idx",
-                         condition=models.Q(next_action_due__isnull=False)),
+                         condition=models.Q(next_action_due__isnull=False),
+                         include=["status", "merged_into"]),
+            # My day: a rep's open leads without a next action, newest first.
+            models.Index(fields=["owner", "-created_at"], name="lead_owner_open_idx",
+                         condition=models.Q(next_action_due__isnull=True,
+                                            status__in=OPEN_STATUSES,
+                                            merged_into__isnull=True)),
             # SLA: leads nobody has contacted yet, by deadline.
             models.Index(fields=["sla_due"], name="lead_sla_open_idx",
                          condition=models.Q(first_contact_at__isnull=True)),
+            # The list's name and company sorts (A–Z and Z–A: one index each, walked
+            # either way), keyset pages included.
+            models.Index(fields=["name", "id"], name="lead_name_sort_idx"),
+            models.Index(fields=["company", "id"], name="lead_company_sort_idx"),
             models.Index(Lower("email"), name="lead_email_lower_idx"),
             models.Index(fields=["phone"], name="lead_phone_idx"),
         ]

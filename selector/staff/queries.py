@@ -72,9 +72,11 @@ def filtered_leads(cleaned: dict, user) -> QuerySet[Lead]:
         elif follow_up == "none":
             qs = qs.filter(next_action_due__isnull=True, status__in=OPEN_STATUSES)
         elif follow_up == "duplicates":
+            # One IN over the union of both sides of the open flags (each side read by its
+            # own index), not "IN (...) OR IN (...)", which PostgreSQL can only check row by
+            # row over the whole table.
             open_flags = DuplicateFlag.objects.filter(dismissed_at__isnull=True)
-            qs = qs.filter(Q(pk__in=open_flags.values("lead"))
-                           | Q(pk__in=open_flags.values("other")))
+            qs = qs.filter(pk__in=open_flags.values("lead").union(open_flags.values("other")))
     q = (cleaned.get("q") or "").strip()
     if REPORT_NUMBER.fullmatch(q.upper()):
         # A whole report number (as quoted on the phone or the PDF): the unique index.
@@ -206,31 +208,44 @@ def conversion_by_source(figures: dict) -> list[dict]:
 # --- My day ------------------------------------------------------------------------------
 
 MY_DAY_LIMIT = 50
+# The columns a row of My day (and of the lead list) shows: the rest of the lead, its big
+# JSON snapshot above all, stays in the database.
+ROW_COLUMNS = ("public_id", "report_number", "created_at", "name", "company", "gpus",
+               "recommendation", "score", "status", "utm_source", "utm_campaign",
+               "next_action_kind", "next_action_due", "sla_due", "first_contact_at",
+               "score_rank", "status_rank")
 
 
 def my_day(user, now=None) -> dict:
     """A rep's landing page: overdue and today's follow-ups, new unassigned hot leads,
-    their open leads (those without a next action first). Each part is one indexed query
-    (lead_owner_due_idx for the follow-ups, lead_score_rank_idx / lead_owner_idx for the
-    rest), bounded by MY_DAY_LIMIT."""
+    their open leads (those without a next action first, newest first; then the others by
+    due time). Each part is one or two indexed queries bounded by MY_DAY_LIMIT, whatever
+    the size of the rep's book: lead_owner_due_idx for the follow-ups,
+    lead_owner_open_idx for open leads without a next action, lead_score_idx for the hot
+    ones; the open count is two index-only counts over the same two indexes."""
     now = now or timezone.now()
     today = timezone.localdate(now)
     end = day_start(today + dt.timedelta(days=1))
-    live = Lead.objects.filter(merged_into__isnull=True).select_related("owner")
-    mine = live.filter(owner=user)
-    due = mine.filter(next_action_due__isnull=False)
+    live = Lead.objects.filter(merged_into__isnull=True).only(*ROW_COLUMNS)
+    mine_open = live.filter(owner=user, status__in=OPEN_STATUSES)
+    due = mine_open.filter(next_action_due__isnull=False)
+    without = mine_open.filter(next_action_due__isnull=True)
+    # Open leads: "next action NULLS FIRST" as two index walks (an index with NULLS FIRST
+    # cannot be declared portably), the second only when the first leaves room.
+    open_leads = list(without.order_by("-created_at", "-pk")[:MY_DAY_LIMIT])
+    if len(open_leads) < MY_DAY_LIMIT:
+        open_leads += due.order_by("next_action_due", "-created_at", "-pk")[
+            :MY_DAY_LIMIT - len(open_leads)]
     return {
-        "overdue": list(due.filter(next_action_due__lt=now).order_by("next_action_due")
+        "overdue": list(due.filter(next_action_due__lt=now).order_by("next_action_due", "pk")
                         [:MY_DAY_LIMIT]),
         "today": list(due.filter(next_action_due__gte=now, next_action_due__lt=end)
-                      .order_by("next_action_due")[:MY_DAY_LIMIT]),
+                      .order_by("next_action_due", "pk")[:MY_DAY_LIMIT]),
         "hot_unassigned": list(live.filter(owner__isnull=True, score="hot",
                                            status__in=OPEN_STATUSES)
                                .order_by("-created_at", "-pk")[:20]),
-        "open": list(mine.filter(status__in=OPEN_STATUSES)
-                     .order_by(F("next_action_due").asc(nulls_first=True), "-created_at")
-                     [:MY_DAY_LIMIT]),
-        "open_count": mine.filter(status__in=OPEN_STATUSES).count(),
+        "open": open_leads,
+        "open_count": without.order_by().count() + due.order_by().count(),
     }
 
 

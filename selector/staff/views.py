@@ -18,6 +18,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
+from django.utils.timesince import timesince
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext_lazy
 from django.views.decorators.cache import never_cache
@@ -73,10 +74,7 @@ COUNT_CAP = 1_000
 
 # The columns the list shows (and the owner's username): the rest of the row, the big
 # JSON snapshot above all, stays in the database.
-LIST_COLUMNS = ("public_id", "report_number", "created_at", "name", "company", "gpus",
-                "recommendation", "score", "status", "utm_source", "utm_campaign",
-                "owner__username", "next_action_kind", "next_action_due", "sla_due",
-                "first_contact_at", "score_rank", "status_rank")
+LIST_COLUMNS = (*queries.ROW_COLUMNS, "owner__username")
 
 
 class CappedCount:
@@ -331,6 +329,7 @@ def _label_rows(leads) -> None:
     template (one reverse() and a string replace instead of fifty reverse() calls)."""
     placeholder = str(_ZERO_UUID)
     detail_url = reverse("staff:lead_detail", args=[placeholder])
+    take_url = reverse("staff:lead_take", args=[placeholder])
     fabrics = {f.value: str(FABRIC_SHORT[f]) for f in Fabric}
     statuses = {k: str(v) for k, v in Status.choices}
     scores = {k: str(v) for k, v in Score.choices}
@@ -348,6 +347,10 @@ def _label_rows(leads) -> None:
         lead.status_label = statuses.get(lead.status, lead.status)
         lead.score_label = scores.get(lead.score, lead.score)
         lead.detail_url = detail_url.replace(placeholder, str(lead.public_id))
+        lead.take_url = take_url.replace(placeholder, str(lead.public_id))
+        age = timesince(lead.created_at, now)
+        lead.age_text = _("%(age)s ago") % {"age": age}
+        lead.created_text = _("created %(age)s ago") % {"age": age}
         lead.next_action_label = actions.get(lead.next_action_kind, "")
         lead.overdue = bool(lead.next_action_due and lead.next_action_due < now)
         lead.sla_breached = bool(lead.first_contact_at is None and lead.sla_due
@@ -789,8 +792,8 @@ def lead_delete(request: HttpRequest, public_id) -> HttpResponse:
 def my_day(request: HttpRequest) -> HttpResponse:
     """The rep's landing page in /staff/."""
     parts = queries.my_day(request.user)
-    for key in ("overdue", "today", "hot_unassigned", "open"):
-        _label_rows(parts[key])
+    _label_rows([lead for key in ("overdue", "today", "hot_unassigned", "open")
+                 for lead in parts[key]])
     return render(request, "staff/my_day.html", {
         **parts, "next_form": NextActionForm(initial={"kind": NextActionKind.CALL,
                                                       "due": _tomorrow_morning()}),

@@ -145,3 +145,17 @@ def test_deleting_a_survivor_on_request_deletes_its_merged_duplicates(manager):
     leads_merge(survivor=a, other=b, actor=manager)
     lead_delete_on_request(lead=a, actor=manager, reason="客户要求")
     assert not Lead.objects.filter(pk__in=[a.pk, b.pk]).exists()
+
+
+def test_the_possible_duplicates_filter_lists_both_sides_of_open_flags(client, manager):
+    from django.utils import timezone
+
+    a, b, c, d, e = (make_lead() for _ in range(5))
+    DuplicateFlag.objects.create(lead=b, other=a, reasons=["phone"])
+    DuplicateFlag.objects.create(lead=d, other=c, reasons=["email"],
+                                 dismissed_at=timezone.now())
+    DuplicateFlag.objects.create(lead=e, other=b, reasons=["company"], similarity=0.8)
+    response = login(client, manager).get(reverse("staff:lead_list"),
+                                          {"follow_up": "duplicates"})
+    assert {x.pk for x in response.context["page"].object_list} == {a.pk, b.pk, e.pk}
+    assert response.context["counted"].count == 3

@@ -160,6 +160,41 @@ def test_my_day_lists_overdue_today_hot_unassigned_and_my_open_leads(client, sal
     assert "我的今天" in page and "接手" in page
 
 
+def test_my_day_open_leads_without_a_next_action_first_then_by_due_time(client, sales):
+    now = timezone.now()
+    older = make_lead(name="无跟进旧", owner=sales)
+    Lead.objects.filter(pk=older.pk).update(created_at=now - dt.timedelta(days=3))
+    make_lead(name="无跟进新", owner=sales)
+    make_lead(name="后天", owner=sales, next_action_kind="call",
+              next_action_due=now + dt.timedelta(days=2))
+    sooner = make_lead(name="明天", owner=sales, next_action_kind="visit",
+                       next_action_due=now + dt.timedelta(days=1))
+    make_lead(name="已输单", owner=sales, status="lost")
+    make_lead(name="已合并", owner=sales, merged_into=sooner)
+    ctx = login(client, sales).get(reverse("staff:my_day")).context
+    assert [x.name for x in ctx["open"]] == ["无跟进新", "无跟进旧", "明天", "后天"]
+    assert ctx["open_count"] == 4
+
+
+def test_my_day_sections_are_bounded_whatever_the_book_and_the_count_stays_exact(
+        client, sales, monkeypatch):
+    from selector.staff import queries
+
+    monkeypatch.setattr(queries, "MY_DAY_LIMIT", 3)
+    now = timezone.now()
+    for n in range(4):
+        make_lead(name=f"无跟进{n}", owner=sales)
+    for n in range(4):
+        make_lead(name=f"逾期{n}", owner=sales, next_action_kind="call",
+                  next_action_due=now - dt.timedelta(hours=n + 1))
+    response = login(client, sales).get(reverse("staff:my_day"))
+    ctx = response.context
+    assert [x.name for x in ctx["open"]] == ["无跟进3", "无跟进2", "无跟进1"]
+    assert [x.name for x in ctx["overdue"]] == ["逾期3", "逾期2", "逾期1"]
+    assert ctx["open_count"] == 8
+    assert reverse("staff:lead_list") + "?owner=mine" in response.content.decode()
+
+
 # --- reminders, assignment, SLA escalation, digests --------------------------------------
 
 @pytest.fixture

@@ -7,6 +7,7 @@ import datetime as dt
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
 from django.utils import timezone
 
 from selector.leads.models import Lead
@@ -110,6 +111,17 @@ def test_the_list_reads_only_the_columns_it_shows(client, sales):
     login(client, sales)
     with CaptureQueriesContext(connection) as ctx:
         client.get(URL)
+    page_sql = [q["sql"] for q in ctx.captured_queries if "leads_lead" in q["sql"]]
+    assert page_sql and not any('"sizing"' in sql or '"message"' in sql for sql in page_sql)
+
+
+def test_my_day_reads_only_the_columns_it_shows(client, sales):
+    make_lead(owner=sales, sizing={"big": "x" * 1000}, message="private message")
+    make_lead(score="hot", sizing={"big": "x" * 1000})
+    login(client, sales)
+    with CaptureQueriesContext(connection) as ctx:
+        response = client.get(reverse("staff:my_day"))
+    assert len(response.context["open"]) == 1 and len(response.context["hot_unassigned"]) == 1
     page_sql = [q["sql"] for q in ctx.captured_queries if "leads_lead" in q["sql"]]
     assert page_sql and not any('"sizing"' in sql or '"message"' in sql for sql in page_sql)
 
