@@ -10,7 +10,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Case, Value, When
 from django.db.models.fields.json import KT
-from django.db.models.functions import Cast, Lower
+from django.db.models.functions import Cast, Coalesce, Lower
 from django.utils.translation import gettext_lazy as _
 
 
@@ -168,7 +168,10 @@ class Lead(models.Model):
             models.Index(fields=["status", "-created_at"], name="lead_status_idx"),
             models.Index(fields=["score", "-created_at"], name="lead_score_idx"),
             models.Index(fields=["recommendation"], name="lead_recommendation_idx"),
-            models.Index(fields=["owner", "status"], name="lead_owner_idx"),
+            # The list's owner filter, and the managers' pipeline (owner x stage: counts
+            # and deal value) read from the index alone.
+            models.Index(fields=["owner", "status"], name="lead_owner_idx",
+                         include=["deal_value"], condition=models.Q(merged_into__isnull=True)),
             models.Index(fields=["-created_at"], name="lead_created_idx"),
             models.Index(fields=["language"], name="lead_language_idx"),
             models.Index(fields=["utm_source"], name="lead_utm_source_idx"),
@@ -194,6 +197,23 @@ class Lead(models.Model):
             # either way), keyset pages included.
             models.Index(fields=["name", "id"], name="lead_name_sort_idx"),
             models.Index(fields=["company", "id"], name="lead_company_sort_idx"),
+            # The managers' page (selector.staff.queries), each figure index-only: won and
+            # lost leads of a period by source and campaign; first contacts of a period by
+            # rep; open leads without activity since a cutoff, by owner and oldest first.
+            models.Index(fields=["created_at"], name="lead_won_lost_idx",
+                         include=["status", "utm_source", "utm_campaign", "deal_value"],
+                         condition=models.Q(status__in=[Status.WON, Status.LOST],
+                                            merged_into__isnull=True)),
+            models.Index(fields=["created_at"], name="lead_first_contact_idx",
+                         include=["first_contact_by", "first_contact_at", "sla_due"],
+                         condition=models.Q(first_contact_at__isnull=False,
+                                            merged_into__isnull=True)),
+            # (PostgreSQL reads an expression index alone only when it also holds the
+            # expression's columns.)
+            models.Index(Coalesce("last_activity_at", "created_at"), name="lead_stale_idx",
+                         include=["owner", "last_activity_at", "created_at"],
+                         condition=models.Q(status__in=OPEN_STATUSES,
+                                            merged_into__isnull=True)),
             models.Index(Lower("email"), name="lead_email_lower_idx"),
             models.Index(fields=["phone"], name="lead_phone_idx"),
         ]

@@ -892,7 +892,8 @@ def manager(request: HttpRequest) -> HttpResponse:
         form = DashboardForm({"period": "90"})
         form.is_valid()
     start, end = form.dates()
-    pipeline = queries.pipeline_by_owner()
+    figures = queries.manager_figures(start, end)
+    pipeline = figures["pipeline"]
     stages = [{"status": s, "label": s.label,
                "count": sum(r["cells"].get(s.value, {}).get("count", 0)
                             for r in pipeline["rows"]),
@@ -901,13 +902,14 @@ def manager(request: HttpRequest) -> HttpResponse:
     for row in pipeline["rows"]:
         row["line"] = [row["cells"].get(s.value, {"count": 0, "value": None}) for s in PIPELINE]
         row["total"] = sum(c["count"] for c in row["line"])
-    won_lost = queries.won_lost_by_source(start, end)
-    response_times = queries.first_response_by_rep(start, end)
-    stale = queries.stale_leads(settings.STAFF_STALE_DAYS)
+    won_lost = figures["won_lost"]
+    response_times = figures["response_times"]
+    stale = figures["stale"]
     for lead in stale["oldest"]:
         lead.detail_url = reverse("staff:lead_detail", args=[lead.public_id])
     context = {
-        "form": form, "pipeline": pipeline, "stages": PIPELINE, "stage_totals": stages,
+        "form": form, "computed_at": figures["computed_at"],
+        "pipeline": pipeline, "stages": PIPELINE, "stage_totals": stages,
         "stage_chart": charts.horizontal_bars([(str(s["label"]), s["count"]) for s in stages]),
         "won_lost": won_lost[:20],
         "won_lost_chart": charts.horizontal_bars(

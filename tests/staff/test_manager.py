@@ -6,13 +6,14 @@ from decimal import Decimal
 
 import pytest
 from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
 from selector.staff import queries
 from selector.staff.demo import seed
 
-from .conftest import login
+from .conftest import login, make_lead
 
 
 @pytest.fixture
@@ -103,3 +104,21 @@ def test_the_page_renders_charts_in_both_languages(client, seeded):
 
 def test_sales_do_not_see_the_manager_page(client, sales):
     assert login(client, sales).get(reverse("staff:manager")).status_code == 403
+
+
+def test_the_figures_are_kept_for_a_minute_and_dated(client, manager, sales):
+    make_lead(owner=sales, status="won", deal_value=Decimal("1000"))
+    login(client, manager)
+    url = "/en/staff/pipeline/"
+    first = client.get(url)
+    assert "Updated at " in first.content.decode()
+    won = [s["count"] for s in first.context["stage_totals"] if s["status"] == "won"]
+    assert won == [1]
+    make_lead(owner=sales, status="won")
+    with CaptureQueriesContext(connection) as ctx:
+        again = client.get(url)
+    assert not any("leads_lead" in q["sql"] for q in ctx.captured_queries)
+    assert again.context["stage_totals"] == first.context["stage_totals"]
+    # Another period is another entry, computed now: it sees the new lead.
+    other = client.get(url + "?period=30")
+    assert [s["count"] for s in other.context["stage_totals"] if s["status"] == "won"] == [2]
