@@ -3,9 +3,16 @@ one index walk per page whatever its depth (no OFFSET, no count of the whole set
 
 A page is addressed by the lead it starts after (``after=<public_id>``) or ends before
 (``before=<public_id>``). The sort key of that lead is read once (by its unique
-public_id), and the page is the next PAGE_SIZE rows in the sort order, selected with the
-lexicographic condition (k1 > v1) OR (k1 = v1 AND k2 > v2) OR ... plus the redundant
-bound k1 >= v1, which lets PostgreSQL start the index walk at the cursor. Every sort in
+public_id), and the page is the next PAGE_SIZE rows in the sort order, read in at most
+two index walks that each start exactly at the cursor:
+
+1. the rows sharing the cursor's first key: k1 = v1 AND ((k2 > v2) OR (k2 = v2 AND
+   k3 > v3) ...), with the redundant bound k2 >= v2;
+2. if the page is not full yet, the rows beyond it: k1 > v1.
+
+(One query with (k1 > v1) OR (k1 = v1 AND ...) can only start the walk at k1 >= v1: for a
+sort whose first key has a handful of values, score or status, that is the start of the
+cursor's whole score group, tens of thousands of rows before the cursor.) Every sort in
 forms.SORTS ends with the primary key, so the order is total and no row is skipped or
 repeated between pages, also when leads are added meanwhile.
 
@@ -50,6 +57,20 @@ def _after(fields: list[tuple[str, bool]], values: dict) -> Q:
     return bound & reduce(or_, terms)
 
 
+def _following(qs: QuerySet, fields: list[tuple[str, bool]], values: dict,
+               ordering: tuple[str, ...], limit: int) -> list:
+    """Up to ``limit`` rows of ``qs`` after the cursor ``values`` in ``ordering``."""
+    first, desc = fields[0]
+    rows = []
+    if len(fields) > 1:
+        same = Q(**{first: values[first]}) & _after(fields[1:], values)
+        rows = list(qs.filter(same).order_by(*ordering)[:limit])
+    if len(rows) < limit:
+        beyond = Q(**{f"{first}__{'lt' if desc else 'gt'}": values[first]})
+        rows += list(qs.filter(beyond).order_by(*ordering)[:limit - len(rows)])
+    return rows
+
+
 def _reverse(ordering: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(name[1:] if name.startswith("-") else f"-{name}" for name in ordering)
 
@@ -76,14 +97,14 @@ def page(qs: QuerySet, ordering: tuple[str, ...], *, size: int, after=None,
         return _make(rows, size, has_previous=False, first=True)
     if backwards:
         rev = _fields(_reverse(ordering))
-        rows = list(qs.filter(_after(rev, values)).order_by(*_reverse(ordering))[: size + 1])
+        rows = _following(qs, rev, values, _reverse(ordering), size + 1)
         more = len(rows) > size
         rows = rows[:size][::-1]
         result = _make(rows, size, has_previous=more, first=not more)
         result.has_next = True
         result.after = str(rows[-1].public_id) if rows else None
         return result
-    rows = list(qs.filter(_after(fields, values)).order_by(*ordering)[: size + 1])
+    rows = _following(qs, fields, values, ordering, size + 1)
     return _make(rows, size, has_previous=True, first=False)
 
 

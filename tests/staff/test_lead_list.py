@@ -145,6 +145,14 @@ def test_paging_reaches_every_lead_past_the_count_cap_in_every_sort(client, sale
     assert sorted(x.pk for x in seen) == sorted(x.pk for x in made)
     expected = list(Lead.objects.order_by(*views.queries.SORTS[sort]))
     assert [x.pk for x in seen] == [x.pk for x in expected]
+    # And back from the last page to the first, page by page.
+    back, page = [], client.get(URL, params).context["page"]
+    for _ in range(10):
+        back = page.object_list + back
+        if not page.has_previous:
+            break
+        page = client.get(URL, {"sort": sort, "before": page.before}).context["page"]
+    assert [x.pk for x in back] == [x.pk for x in expected]
 
 
 def test_htmx_gets_only_the_table_fragment(client, sales, leads):
