@@ -4,8 +4,13 @@ Two leads are possible duplicates when they share the normalised phone (stored E
 the e-mail address (case-insensitive), or a company name: the names are compared by
 ``company_key`` (NFKC, lower case, legal-form words and bracketed city names removed, no
 punctuation or spaces) with PostgreSQL trigram similarity (pg_trgm; GIN index
-``lead_company_key_trgm``, leads/0003) of at least COMPANY_SIMILARITY. Elsewhere
+``lead_company_key_trgm``, leads/0004) of at least COMPANY_SIMILARITY. Elsewhere
 (SQLite in development) the company must match exactly.
+
+Equal keys first (B-tree ``lead_company_key_idx``, newest first): a company that already
+has MAX_FLAGS leads fills the flags with similarity 1.0, which no trigram match can beat,
+so the trigram search (which must score every lead of a big customer to rank them) runs
+only for companies with fewer leads than that.
 
 Merged leads (pointers) are never candidates. At most MAX_FLAGS leads are flagged, the
 strongest first (phone/e-mail matches, then company similarity, then the newest).
@@ -69,16 +74,20 @@ def candidates(lead: Lead) -> list[tuple[Lead, list[str], float | None]]:
         found[pk] = ([*reasons, "company"], similarity)
     ranked = sorted(found.items(), key=lambda kv: (
         -len([r for r in kv[1][0] if r != "company"]), -(kv[1][1] or 0), -kv[0]))[:MAX_FLAGS]
-    others = Lead.objects.in_bulk([pk for pk, _v in ranked])
+    # What flag() and its timeline events need (not the 12 KB sizing snapshot).
+    others = Lead.objects.only("public_id", "report_number", "name", "company").in_bulk(
+        [pk for pk, _v in ranked])
     return [(others[pk], reasons, similarity) for pk, (reasons, similarity) in ranked]
 
 
 def _similar_companies(base, key: str, lead_pk: int) -> list[tuple[int, float]]:
     if not key:
         return []
-    if connection.vendor != "postgresql" or len(key) < MIN_KEY_FOR_SIMILARITY:
-        return [(pk, 1.0) for pk in base.filter(company_key=key).order_by("-created_at")
-                .values_list("pk", flat=True)[:MAX_FLAGS]]
+    same = [(pk, 1.0) for pk in base.filter(company_key=key).order_by("-pk")
+            .values_list("pk", flat=True)[:MAX_FLAGS]]
+    if (len(same) == MAX_FLAGS or connection.vendor != "postgresql"
+            or len(key) < MIN_KEY_FOR_SIMILARITY):
+        return same
     with connection.cursor() as cursor:
         # SET LOCAL: this transaction only (lead_create's), so the % operator, which the
         # GIN index serves, already applies our threshold.

@@ -214,6 +214,9 @@ class Lead(models.Model):
                          include=["owner", "last_activity_at", "created_at"],
                          condition=models.Q(status__in=OPEN_STATUSES,
                                             merged_into__isnull=True)),
+            # Duplicate matching (selector.leads.duplicates): the same company, newest first.
+            models.Index(fields=["company_key", "-id"], name="lead_company_key_idx",
+                         condition=models.Q(merged_into__isnull=True)),
             models.Index(Lower("email"), name="lead_email_lower_idx"),
             models.Index(fields=["phone"], name="lead_phone_idx"),
         ]

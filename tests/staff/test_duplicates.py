@@ -75,6 +75,20 @@ def test_similar_company_names_match_by_trigram_similarity(db):
     assert not DuplicateFlag.objects.filter(lead=different).exists()
 
 
+def test_a_company_with_many_leads_flags_its_newest_ones(db):
+    """A big customer: every earlier lead of the company matches; the newest MAX_FLAGS
+    are flagged (phone/e-mail matches would still come first)."""
+    from selector.leads.duplicates import MAX_FLAGS
+
+    earlier = [_submit(company="Nimbus Compute Co., Ltd.", phone=f"+861380000{n:04d}",
+                       email=f"n{n}@nimbus.example") for n in range(MAX_FLAGS + 2)]
+    new = _submit(company="NIMBUS COMPUTE LIMITED", phone="+8613900009999",
+                  email="new@nimbus.example")
+    flags = DuplicateFlag.objects.filter(lead=new)
+    assert {f.other_id for f in flags} == {lead.pk for lead in earlier[-MAX_FLAGS:]}
+    assert {(tuple(f.reasons), f.similarity) for f in flags} == {(("company",), 1.0)}
+
+
 def test_the_notification_names_the_duplicate(db, settings, mailoutbox,
                                               django_capture_on_commit_callbacks):
     settings.SALES_NOTIFY_EMAILS = ["sales@example.com"]
