@@ -14,6 +14,10 @@ only for companies with fewer leads than that.
 
 Merged leads (pointers) are never candidates. At most MAX_FLAGS leads are flagged, the
 strongest first (phone/e-mail matches, then company similarity, then the newest).
+
+``Lead.possible_duplicate`` says whether an open flag names a lead: ``flag`` sets it on both
+leads, and whatever dismisses, moves or deletes flags calls ``refresh`` for the leads
+concerned (selector.staff.services: dismiss, merge; selector.leads.services: delete).
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ import re
 import unicodedata
 
 from django.db import DatabaseError, connection, transaction
-from django.db.models import Q
+from django.db.models import Case, Exists, OuterRef, Q, Value, When
 from django.db.models.functions import Lower
 
 from selector.leads.models import DuplicateFlag, Lead, LeadEvent
@@ -116,7 +120,31 @@ def flag(lead: Lead) -> list[DuplicateFlag]:
                     LeadEvent(lead=other, kind=LeadEvent.Kind.DUPLICATE_FLAGGED,
                               data={"other": lead.report_number, "reasons": reasons}),
                 ])
+            if flags:
+                Lead.objects.filter(pk__in=[lead.pk, *(f.other_id for f in flags)]).update(
+                    possible_duplicate=True)
+                lead.possible_duplicate = True
             return flags
     except DatabaseError:
         logger.exception("duplicate matching failed for lead %s", lead.report_number)
         return []
+
+
+def counterparts(*leads) -> set[int]:
+    """The ids of the leads that share a flag (open or not) with any of ``leads``."""
+    ids = [lead.pk for lead in leads]
+    flags = DuplicateFlag.objects.filter(Q(lead__in=ids) | Q(other__in=ids))
+    return {pk for pair in flags.values_list("lead_id", "other_id") for pk in pair} - set(ids)
+
+
+def refresh(lead_ids) -> None:
+    """Set Lead.possible_duplicate of these leads from the open flags that name them now
+    (after flags were dismissed, moved by a merge or deleted with a lead)."""
+    ids = {pk for pk in lead_ids if pk is not None}
+    if not ids:
+        return
+    open_flags = DuplicateFlag.objects.filter(dismissed_at__isnull=True)
+    Lead.objects.filter(pk__in=ids).update(possible_duplicate=Case(
+        When(Exists(open_flags.filter(lead=OuterRef("pk")))
+             | Exists(open_flags.filter(other=OuterRef("pk"))), then=Value(True)),
+        default=Value(False)))

@@ -156,6 +156,12 @@ class Lead(models.Model):
     merged_into = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True,
                                     related_name="merged_leads",
                                     verbose_name=_("merged into"))
+    # An open (not dismissed) DuplicateFlag names this lead, on either side. Kept by
+    # selector.leads.duplicates (flag, refresh) wherever flags change, for the list's badge
+    # and its "possible duplicates" filter, which would otherwise read every open flag
+    # (hundreds of thousands at 200,000 leads) to show 50 leads.
+    possible_duplicate = models.BooleanField(_("possible duplicate"), default=False,
+                                             editable=False)
 
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
@@ -213,6 +219,10 @@ class Lead(models.Model):
             models.Index(Coalesce("last_activity_at", "created_at"), name="lead_stale_idx",
                          include=["owner", "last_activity_at", "created_at"],
                          condition=models.Q(status__in=OPEN_STATUSES,
+                                            merged_into__isnull=True)),
+            # The list's "possible duplicates" filter, newest first.
+            models.Index(fields=["-created_at"], name="lead_duplicate_idx",
+                         condition=models.Q(possible_duplicate=True,
                                             merged_into__isnull=True)),
             # Duplicate matching (selector.leads.duplicates): the same company, newest first.
             models.Index(fields=["company_key", "-id"], name="lead_company_key_idx",

@@ -180,7 +180,9 @@ def lead_delete(*, lead: Lead) -> None:
             hook(lead)
         report_number, public_id = lead.report_number, str(lead.public_id)
         wizard_session_id = lead.wizard_session_id
+        flagged = duplicates.counterparts(lead)
         lead.delete()
+        duplicates.refresh(flagged)  # its flags went with it
         if wizard_session_id is not None:
             WizardSession.objects.filter(pk=wizard_session_id).delete()
         # Every task of ours takes the lead's public id as its first argument.

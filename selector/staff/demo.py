@@ -240,6 +240,7 @@ def seed(*, leads: int, sessions: int = 0, months: int = 12, seed: int | None = 
                     "company_key": company_key(company),
                     **_workspace(rng, status=status, score=score, lead_at=lead_at, now=now,
                                  owners=owners, cal=cal),
+                    "possible_duplicate": False,  # no flags in this data
                     "consent_given_at": lead_at,
                     "consent_notice_version": PRIVACY_NOTICE_VERSION,
                     "consent_user_agent": "Mozilla/5.0 (demo)", "landing_url": landing,

@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy as _
 
 from selector.core.explain import FABRIC_SHORT
 from selector.domain import Fabric
-from selector.leads.models import OPEN_STATUSES, DuplicateFlag, Lead
+from selector.leads.models import OPEN_STATUSES, Lead
 from selector.staff.forms import OWNER_MINE, OWNER_NONE, SCALE_RANGES, SORTS
 from selector.staff.rollup import STEP_INDEXES, day_start, period_counts
 from selector.staff.search import search_term, search_text
@@ -74,11 +74,9 @@ def filtered_leads(cleaned: dict, user) -> QuerySet[Lead]:
         elif follow_up == "none":
             qs = qs.filter(next_action_due__isnull=True, status__in=OPEN_STATUSES)
         elif follow_up == "duplicates":
-            # One IN over the union of both sides of the open flags (each side read by its
-            # own index), not "IN (...) OR IN (...)", which PostgreSQL can only check row by
-            # row over the whole table.
-            open_flags = DuplicateFlag.objects.filter(dismissed_at__isnull=True)
-            qs = qs.filter(pk__in=open_flags.values("lead").union(open_flags.values("other")))
+            # Kept on the lead (selector.leads.duplicates.refresh), with its own partial
+            # index: reading the open flags instead means hashing every one of them.
+            qs = qs.filter(possible_duplicate=True)
     q = (cleaned.get("q") or "").strip()
     if REPORT_NUMBER.fullmatch(q.upper()):
         # A whole report number (as quoted on the phone or the PDF): the unique index.
@@ -215,7 +213,7 @@ MY_DAY_LIMIT = 50
 ROW_COLUMNS = ("public_id", "report_number", "created_at", "name", "company", "gpus",
                "recommendation", "score", "status", "utm_source", "utm_campaign",
                "next_action_kind", "next_action_due", "sla_due", "first_contact_at",
-               "score_rank", "status_rank")
+               "score_rank", "status_rank", "possible_duplicate")
 
 
 def my_day(user, now=None) -> dict:

@@ -18,6 +18,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 
+from selector.leads import duplicates
 from selector.leads.models import (
     DuplicateFlag,
     Lead,
@@ -310,13 +311,21 @@ def leads_merge(*, survivor: Lead, other: Lead, actor) -> Lead:
             raise PermissionDenied
         if survivor.merged_into_id or other.merged_into_id:
             raise ValidationError({"other": "One of the leads was already merged."})
+        flagged = duplicates.counterparts(survivor, other)
         other.events.update(lead=survivor)
         Lead.objects.filter(merged_into=other).update(merged_into=survivor)
         DuplicateFlag.objects.filter(lead__in=[survivor, other], other__in=[survivor, other]
                                      ).delete()
+        # A third lead flagged with both: the survivor's flag stays (one flag per pair;
+        # moving the other's would collide with it).
+        DuplicateFlag.objects.filter(lead=other, other__in=DuplicateFlag.objects.filter(
+            lead=survivor).values("other")).delete()
+        DuplicateFlag.objects.filter(other=other, lead__in=DuplicateFlag.objects.filter(
+            other=survivor).values("lead")).delete()
         DuplicateFlag.objects.filter(lead=other).update(lead=survivor)
         DuplicateFlag.objects.filter(other=other).update(other=survivor)
         DuplicateFlag.objects.filter(lead=survivor, other=survivor).delete()
+        duplicates.refresh({survivor.pk, other.pk, *flagged})
         LeadEvent.objects.create(
             lead=survivor, kind=LeadEvent.Kind.MERGED, actor=actor,
             data={"merged": _contact_facts(other),
@@ -353,3 +362,4 @@ def duplicate_dismiss(*, flag: DuplicateFlag, actor) -> None:
             raise PermissionDenied
         DuplicateFlag.objects.filter(pk=flag.pk, dismissed_at__isnull=True).update(
             dismissed_at=timezone.now(), dismissed_by=actor)
+        duplicates.refresh([flag.lead_id, flag.other_id])

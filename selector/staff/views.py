@@ -335,13 +335,6 @@ def _label_rows(leads) -> None:
     scores = {k: str(v) for k, v in Score.choices}
     actions = {k: str(v) for k, v in NextActionKind.choices}
     now = timezone.now()
-    ids = [lead.pk for lead in leads]
-    flagged = set()
-    if ids:
-        for a, b in DuplicateFlag.objects.filter(
-                Q(lead__in=ids) | Q(other__in=ids), dismissed_at__isnull=True
-        ).values_list("lead_id", "other_id"):
-            flagged.update((a, b))
     for lead in leads:
         lead.recommendation_label = fabrics.get(lead.recommendation, lead.recommendation)
         lead.status_label = statuses.get(lead.status, lead.status)
@@ -355,7 +348,6 @@ def _label_rows(leads) -> None:
         lead.overdue = bool(lead.next_action_due and lead.next_action_due < now)
         lead.sla_breached = bool(lead.first_contact_at is None and lead.sla_due
                                  and lead.sla_due < now and lead.status in OPEN)
-        lead.possible_duplicate = lead.pk in flagged
 
 
 OPEN = {s.value for s in Status if s not in (Status.WON, Status.LOST)}

@@ -161,15 +161,52 @@ def test_deleting_a_survivor_on_request_deletes_its_merged_duplicates(manager):
     assert not Lead.objects.filter(pk__in=[a.pk, b.pk]).exists()
 
 
-def test_the_possible_duplicates_filter_lists_both_sides_of_open_flags(client, manager):
-    from django.utils import timezone
+def _listed(client, **params):
+    response = client.get(reverse("staff:lead_list"), params)
+    page = response.content.decode()
+    return {x.pk: f'<a href="{x.detail_url}">{x.name}</a> <span class="badge dup">' in page
+            for x in response.context["page"].object_list}
 
-    a, b, c, d, e = (make_lead() for _ in range(5))
-    DuplicateFlag.objects.create(lead=b, other=a, reasons=["phone"])
-    DuplicateFlag.objects.create(lead=d, other=c, reasons=["email"],
-                                 dismissed_at=timezone.now())
-    DuplicateFlag.objects.create(lead=e, other=b, reasons=["company"], similarity=0.8)
-    response = login(client, manager).get(reverse("staff:lead_list"),
-                                          {"follow_up": "duplicates"})
-    assert {x.pk for x in response.context["page"].object_list} == {a.pk, b.pk, e.pk}
-    assert response.context["counted"].count == 3
+
+def test_the_badge_and_the_filter_follow_flags_through_dismiss_merge_and_delete(
+        client, manager):
+    """Lead.possible_duplicate (the list's badge and its "possible duplicates" filter)
+    follows the open flags: set on both leads at creation, cleared when dismissing,
+    merging or deleting leaves a lead no open flag."""
+    from selector.staff.services import duplicate_dismiss, lead_delete_on_request
+
+    a = _submit(name="甲", phone="+8613800000001", email="a@example.com", company="甲公司")
+    b = _submit(name="乙", phone="+8613800000001", email="b@example.com", company="乙公司")
+    c = _submit(name="丙", phone="+8613800000003", email="c@example.com", company="丙公司")
+    d = _submit(name="丁", phone="+8613800000004", email="d@example.com", company="丁公司")
+    e = _submit(name="戊", phone="+8613800000005", email="d@example.com", company="戊公司")
+    login(client, manager)
+    assert _listed(client, follow_up="duplicates") == {a.pk: True, b.pk: True, d.pk: True,
+                                                       e.pk: True}
+    assert _listed(client)[c.pk] is False
+    duplicate_dismiss(flag=DuplicateFlag.objects.get(lead=e, other=d), actor=manager)
+    assert _listed(client, follow_up="duplicates") == {a.pk: True, b.pk: True}
+    assert _listed(client)[e.pk] is False
+    f = _submit(name="己", phone="+8613800000006", email="c@example.com", company="己公司")
+    assert set(_listed(client, follow_up="duplicates")) == {a.pk, b.pk, c.pk, f.pk}
+    leads_merge(survivor=a, other=b, actor=manager)  # their only flag was with each other
+    assert set(_listed(client, follow_up="duplicates")) == {c.pk, f.pk}
+    lead_delete_on_request(lead=f, actor=manager, reason="客户要求")
+    assert _listed(client, follow_up="duplicates") == {}
+    assert not Lead.objects.filter(possible_duplicate=True).exists()
+
+
+def test_merging_two_leads_flagged_with_the_same_third_keeps_one_flag(manager):
+    """A resubmission (other) and the first lead (survivor) both flagged with a colleague
+    at the same company: merging moved the other's flag onto the survivor's pair (a unique
+    violation, so the merge failed)."""
+    colleague = _submit(name="同事", phone="+8613800000011", email="x@example.com")
+    survivor = _submit(name="张伟", phone="+8613800000012", email="z@example.com")
+    other = _submit(name="张伟", phone="+8613800000012", email="z@example.com")
+    assert DuplicateFlag.objects.filter(lead=survivor, other=colleague).exists()
+    assert DuplicateFlag.objects.filter(lead=other, other=colleague).exists()
+    leads_merge(survivor=survivor, other=other, actor=manager)
+    assert list(DuplicateFlag.objects.values_list("lead", "other")) == [
+        (survivor.pk, colleague.pk)]
+    assert Lead.objects.get(pk=other.pk).merged_into_id == survivor.pk
+    assert Lead.objects.filter(possible_duplicate=True).count() == 2
