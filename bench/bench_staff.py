@@ -5,8 +5,15 @@ whole year counted from nothing), the managers' pipeline page (cold), CSV export
 100,000 leads (time and peak memory growth) and the XLSX's first byte.
 
 PostgreSQL (DATABASE_URL): 200,000 seeded leads, 400,000 wizard sessions, exactly 100,000
-of the leads English, so ``?language=en`` exports exactly 100,000 rows. SQLite: 20,000
-leads (10,000 exported) and the metric names end in ``_sqlite20k`` to say so.
+of the leads English, so ``?language=en`` exports the English leads that are not merged
+pointers (about 98,500: the demo data has resubmissions, some merged). SQLite: 20,000
+leads (about 10,000 exported) and the metric names end in ``_sqlite20k`` to say so.
+
+The demo data (selector.staff.demo) is a year of leads as a team would have them: a long
+tail of companies with a few big customers, resubmissions and merges, duplicate flags,
+each lead's timeline. Five reps own the assigned leads (about 31,000 each, 25,000 of them
+open: a bigger book than a rep really has, so My day is measured at its worst). Lists
+are requested as a manager, except the "mine" filters, which a rep uses.
 Server time is measured in-process through Django's test client (no network)."""
 
 from __future__ import annotations
@@ -29,7 +36,7 @@ from selector.staff import rollup
 from selector.staff.demo import seed
 from selector.staff.forms import SORTS
 from selector.staff.permissions import MANAGERS_GROUP, SALES_GROUP
-from selector.staff.queries import dashboard_cache_key
+from selector.staff.queries import dashboard_cache_key, manager_cache_key
 
 LIST = "/staff/leads/"
 REPS = 5
@@ -77,12 +84,17 @@ def run():
     client = Client()
     client.force_login(user)
 
+    rep_client = Client()
+    rep_client.force_login(reps[0])
+
     def p95_of(urls, rounds=3):
         timings = []
         for _round in range(rounds):
             for url in urls:
+                # "Mine" means something for a rep with leads (a manager owns none).
+                who = rep_client if "owner=mine" in url else client
                 t = time.perf_counter()
-                response = client.get(url)
+                response = who.get(url)
                 timings.append((time.perf_counter() - t) * 1000)
                 assert response.status_code == 200, (url, response.status_code)
         return _p95(timings[len(urls):])  # the first round warms caches
@@ -110,8 +122,6 @@ def run():
            p95_of([f"/staff/leads/{pid}/" for pid in sample]), "ms")
 
     # My day of a rep owning ~1/6 of all leads.
-    rep_client = Client()
-    rep_client.force_login(reps[0])
     timings = []
     for _ in range(12):
         t = time.perf_counter()
@@ -150,14 +160,21 @@ def run():
     yield f"staff_dashboard_cold_max_ms{suffix}", max(cold[1:]), "ms"
     yield f"staff_dashboard_cached_ms{suffix}", statistics.median(cached[1:]), "ms"
 
-    # The managers' pipeline page is computed on every request (no cache): cold each time.
-    timings = []
+    # The managers' pipeline page: cold (its figures' cache entry dropped before each
+    # request, so every one computes them), and cached (within the minute they are kept).
+    pipeline_key = manager_cache_key(end - dt.timedelta(days=364), end)
+    cold, cached = [], []
     for _ in range(6):
+        cache.delete(pipeline_key)
         t = time.perf_counter()
         assert client.get("/staff/pipeline/?period=365").status_code == 200
-        timings.append((time.perf_counter() - t) * 1000)
-    yield f"staff_pipeline_cold_ms{suffix}", statistics.median(timings[1:]), "ms"
-    yield f"staff_pipeline_cold_max_ms{suffix}", max(timings[1:]), "ms"
+        cold.append((time.perf_counter() - t) * 1000)
+        t = time.perf_counter()
+        assert client.get("/staff/pipeline/?period=365").status_code == 200
+        cached.append((time.perf_counter() - t) * 1000)
+    yield f"staff_pipeline_cold_ms{suffix}", statistics.median(cold[1:]), "ms"
+    yield f"staff_pipeline_cold_max_ms{suffix}", max(cold[1:]), "ms"
+    yield f"staff_pipeline_cached_ms{suffix}", statistics.median(cached[1:]), "ms"
 
     def uncached_ms() -> float:
         cache.delete(key)
@@ -177,7 +194,8 @@ def run():
     t = time.perf_counter()
     rows = _export(client)
     yield f"staff_csv_export_{rows_label}_s", time.perf_counter() - t, "s"
-    assert rows == leads // 2 + 1, rows  # + header
+    english = Lead.objects.filter(language="en", merged_into__isnull=True).count()
+    assert english > leads // 2 * 0.95 and rows == english + 1, rows  # + header
     gc.collect()
     tracemalloc.start()
     base = tracemalloc.get_traced_memory()[0]

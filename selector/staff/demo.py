@@ -1,24 +1,44 @@
 """Realistic demo data for the sales workspace (``manage.py seed_demo``) and the bench:
-bilingual leads and wizard sessions spread over months and traffic sources, inserted with
-bulk_create. Names are invented; phone numbers use reserved-looking test ranges."""
+bilingual leads and wizard sessions spread over months and traffic sources, and the sales
+work on them as the workspace would have recorded it. Names are invented; phone numbers use
+reserved-looking test ranges.
+
+What makes it look like a year of real leads, not a uniform sample:
+
+- companies have a long tail: about one company per three leads, drawn by popularity
+  1 / (rank + 50), so most send one to three leads and the biggest customers a few hundred
+  (``_Companies``); colleagues share a company, sometimes spelled differently ("……（深圳）
+  有限公司", "Co., Ltd." / "Limited"), as the duplicate matcher's normaliser expects;
+- about RESUBMIT_SHARE of the leads are someone submitting again (same name, phone,
+  e-mail, company) days later; managers merged about half of those older than a week;
+- duplicate flags as lead_create records them (``_Flags``: same phone or e-mail, then the
+  newest leads of the same company; exact company keys only, no trigram near-misses),
+  older company-only flags mostly dismissed;
+- each lead's timeline: created, sales notified, taken, first call, status change, next
+  action, possible duplicate, merged.
+"""
 
 from __future__ import annotations
 
+import bisect
 import contextlib
+import itertools
 import json
 import random
 import uuid
 from datetime import timedelta
 
+from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.utils import timezone
 
 from selector.content.models import PriceList, Switch
 from selector.domain import DEFAULT_CATALOGUE, Answers, Budget, Determinism, Workload, recommend
 from selector.leads import worktime
-from selector.leads.duplicates import company_key
+from selector.leads.duplicates import MAX_FLAGS, company_key
 from selector.leads.models import (
     OPEN_STATUSES,
+    DuplicateFlag,
     Lead,
     LeadEvent,
     LostReason,
@@ -42,20 +62,33 @@ ZH_GIVEN = ["伟", "芳", "娜", "敏", "静", "丽", "强", "磊", "军", "洋"
             "涛",
             "明", "超", "秀英", "霞", "平", "刚", "桂英", "建华", "志强", "海燕", "晓东", "思远",
             "雨婷", "子涵", "浩然", "欣怡", "宇航", "博文", "嘉怡", "俊杰"]
-ZH_COMPANY_HEADS = ["华", "中", "云", "智", "星", "天", "海", "数", "锐", "启", "联", "鼎", "恒",
-                    "远"]
+# Company names: city + a two-character brand + line of business and legal form.
+ZH_COMPANY_HEADS = list("华中云智星天海数锐启联鼎恒远芯算宏博瑞腾讯达盛安信泰景辰极光弘朗卓越新"
+                        "凌睿拓思源润和嘉宇浩明诚晟")
 ZH_COMPANY_TAILS = ["算科技有限公司", "智能科技有限公司", "云计算股份有限公司",
-                    "数据科技有限公司",
-                    "信息技术有限公司", "人工智能研究院", "网络科技有限公司", "超算中心"]
-ZH_CITIES = ["北京", "上海", "深圳", "杭州", "广州", "成都", "南京", "武汉", "苏州", "合肥"]
+                    "数据科技有限公司", "信息技术有限公司", "人工智能研究院", "网络科技有限公司",
+                    "超算中心", "智算中心", "电子科技有限公司", "通信技术股份有限公司",
+                    "半导体有限公司", "生物科技有限公司", "汽车科技有限公司", "大学计算中心"]
+ZH_CITIES = ["北京", "上海", "深圳", "杭州", "广州", "成都", "南京", "武汉", "苏州", "合肥",
+             "西安", "重庆", "天津", "长沙", "厦门", "青岛"]
 ZH_ROLES = ["CTO", "IT 总监", "网络架构师", "运维经理", "采购经理", "AI 平台负责人", "研发总监"]
 EN_FIRST = ["James", "Mary", "Wei", "Anna", "David", "Linda", "Michael", "Sarah", "Kevin",
             "Emily", "Daniel", "Grace", "Ryan", "Olivia", "Jason", "Sophie", "Eric", "Chloe"]
 EN_LAST = ["Smith", "Chen", "Wang", "Johnson", "Lee", "Brown", "Tan", "Garcia", "Miller",
            "Wong", "Davis", "Lim", "Martin", "Clark", "Ng", "Lopez", "Walker", "Hall"]
-EN_COMPANY_HEADS = ["Apex", "Nimbus", "Quantum", "Vector", "Helix", "Orbit", "Summit", "Nova"]
+EN_COMPANY_HEADS = ["Apex", "Nimbus", "Quantum", "Vector", "Helix", "Orbit", "Summit", "Nova",
+                    "Aurora", "Cobalt", "Zenith", "Vertex", "Polaris", "Stratus", "Titan",
+                    "Lumen", "Atlas", "Nexus", "Pioneer", "Horizon", "Crest", "Falcon",
+                    "Granite", "Harbor", "Keystone", "Meridian", "Northstar", "Onyx", "Prism",
+                    "Radiant", "Sierra", "Tidal", "Vista", "Zephyr", "Beacon", "Catalyst",
+                    "Ember", "Fathom", "Glacier", "Ironwood"]
+EN_COMPANY_SECONDS = ["", "", "", "Ridge", "Peak", "Bay", "Point", "Stone", "Field", "Gate",
+                      "Wave", "Line", "Core", "Bridge", "River", "Hill", "Park", "Forge",
+                      "Light", "Star"]
+EN_COMPANY_MIDDLES = ["", "", "", "Deep", "Neural", "Edge", "Grid", "Bio", "Silicon"]
 EN_COMPANY_TAILS = ["AI Labs", "Compute Ltd", "Cloud Inc.", "Data Systems", "Research",
-                    "Networks Pte Ltd", "Analytics GmbH"]
+                    "Networks Pte Ltd", "Analytics GmbH", "Robotics", "Technologies Co., Ltd.",
+                    "Semiconductor", "Capital", "Health AI"]
 EN_ROLES = ["CTO", "Head of Infrastructure", "Network Architect", "IT Director",
             "ML Platform Lead", "Procurement Manager"]
 # (utm_source, utm_medium, weight): direct traffic has no UTM.
@@ -72,6 +105,10 @@ FURTHEST_WEIGHTS = [(1, 30), (2, 20), (3, 14), (4, 10), (5, 6), (RESULT_INDEX, 2
 _ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 TIMELINES = list(Timeline)
 PHONE_PREFIXES = ["138", "139", "186", "150", "177"]
+# Someone submitting again (same person, phone, e-mail, company), days later.
+RESUBMIT_SHARE = 0.03
+RESUBMIT_WITHIN = 2000  # leads back (about a week at 200,000 leads a year)
+MERGED_AFTER = timedelta(days=7)
 
 
 @contextlib.contextmanager
@@ -113,15 +150,61 @@ def _weighted(rng, pairs):
     return rng.choices([p[0] for p in pairs], weights=[p[-1] for p in pairs])[0]
 
 
-def _person(rng, english: bool):
+class _Companies:
+    """The companies leads come from, per language: a pool of distinct names (about one per
+    three leads) drawn with weight 1 / (rank + 50): a long tail of companies that send one
+    lead or a few, and big customers that send hundreds a year."""
+
+    def __init__(self, rng, english: bool, expected_leads: int):
+        self.english = english
+        if english:
+            capacity = (len(EN_COMPANY_HEADS) * len(set(EN_COMPANY_SECONDS))
+                        * len(set(EN_COMPANY_MIDDLES)) * len(EN_COMPANY_TAILS))
+        else:
+            capacity = len(ZH_CITIES) * len(ZH_COMPANY_HEADS) ** 2 * len(ZH_COMPANY_TAILS)
+        size = max(8, min(expected_leads // 3, capacity // 3))
+        pool: list[str] = []
+        seen: set[str] = set()
+        while len(pool) < size:
+            name = self._name(rng)
+            if name not in seen:
+                seen.add(name)
+                pool.append(name)
+        self.pool = pool
+        self.cum = list(itertools.accumulate(1 / (rank + 50) for rank in range(size)))
+
+    def _name(self, rng) -> str:
+        if self.english:
+            words = (rng.choice(EN_COMPANY_HEADS) + rng.choice(EN_COMPANY_SECONDS).lower(),
+                     rng.choice(EN_COMPANY_MIDDLES), rng.choice(EN_COMPANY_TAILS))
+            return " ".join(w for w in words if w)
+        return (rng.choice(ZH_CITIES) + rng.choice(ZH_COMPANY_HEADS)
+                + rng.choice(ZH_COMPANY_HEADS) + rng.choice(ZH_COMPANY_TAILS))
+
+    def pick(self, rng) -> str:
+        name = self.pool[bisect.bisect(self.cum, rng.random() * self.cum[-1])]
+        return _spelling(rng, name) if rng.random() < 0.15 else name
+
+
+def _spelling(rng, name: str) -> str:
+    """The same company written another way, as people do (same company_key)."""
+    if name.endswith("股份有限公司"):
+        return name[:-6] + "有限公司"
+    if name.endswith("有限公司"):
+        return name[:-4] + f"（{rng.choice(ZH_CITIES)}）有限公司"
+    if name.endswith("Co., Ltd."):
+        return name[:-9] + "Limited"
+    if name.endswith(" Ltd"):
+        return name + "."
+    return name.upper() if name.isascii() else name
+
+
+def _person(rng, english: bool, company: str):
     if english:
         first, last = rng.choice(EN_FIRST), rng.choice(EN_LAST)
-        company = f"{rng.choice(EN_COMPANY_HEADS)} {rng.choice(EN_COMPANY_TAILS)}"
-        email = f"{first}.{last}{rng.randint(1, 999)}@example.com".lower()
+        email = f"{first}.{last}{rng.randint(1, 99999)}@example.com".lower()
         return f"{first} {last}", company, rng.choice(EN_ROLES), email
     name = rng.choice(ZH_SURNAMES) + rng.choice(ZH_GIVEN)
-    company = (rng.choice(ZH_CITIES) + rng.choice(ZH_COMPANY_HEADS) + rng.choice(ZH_COMPANY_HEADS)
-               + rng.choice(ZH_COMPANY_TAILS))
     email = f"user{rng.randint(1000, 99999999)}@example.cn"
     return name, company, rng.choice(ZH_ROLES), email
 
@@ -166,6 +249,124 @@ def _workspace(rng, *, status: str, score: str, lead_at, now, owners, cal) -> di
     }
 
 
+class _Facts:
+    """What the generator remembers of a lead: to submit it again, match duplicates and
+    write its timeline once the database has given it an id."""
+
+    __slots__ = ("pos", "number", "name", "company", "phone", "email", "wechat", "role",
+                 "language", "score", "status", "lead_at", "work", "merged_into", "merged_at")
+
+    def __init__(self, pos, number, name, company, phone, email, wechat, role, language,
+                 score, status, lead_at, work):
+        self.pos, self.number, self.name, self.company = pos, number, name, company
+        self.phone, self.email, self.wechat, self.role = phone, email, wechat, role
+        self.language, self.score, self.status, self.lead_at = language, score, status, lead_at
+        self.work = work
+        self.merged_into = self.merged_at = None
+
+    def root(self, facts) -> int:
+        return self.pos if self.merged_into is None else facts[self.merged_into].root(facts)
+
+
+class _Flags:
+    """Possible duplicates as lead_create records them (selector.leads.duplicates): up to
+    MAX_FLAGS earlier leads, those with the same phone or e-mail first, then the newest of
+    the same company (equal company keys; the trigram near-misses are left out). A lead
+    merged before the new one arrived is no candidate."""
+
+    def __init__(self):
+        self.by_phone: dict[str, list[int]] = {}
+        self.by_email: dict[str, list[int]] = {}
+        self.by_key: dict[str, list[int]] = {}
+        self.found: list[tuple] = []  # (lead pos, other pos, reasons, similarity, at)
+
+    def match(self, fact: _Facts, key: str, facts: list[_Facts]) -> None:
+        def live(pos):
+            merged_at = facts[pos].merged_at
+            return merged_at is None or merged_at > fact.lead_at
+
+        email = fact.email.lower()
+        contact = sorted({*self.by_phone.get(fact.phone, ())[-12:],
+                          *self.by_email.get(email, ())[-12:]}, reverse=True)
+        found = {}
+        for pos in [p for p in contact if live(p)][:12]:
+            other = facts[pos]
+            found[pos] = ([r for r, same in (("phone", other.phone == fact.phone),
+                                             ("email", other.email.lower() == email)) if same],
+                          None)
+        for pos in [p for p in reversed(self.by_key.get(key, ())) if live(p)][:MAX_FLAGS]:
+            reasons, _none = found.get(pos, ([], None))
+            found[pos] = ([*reasons, "company"], 1.0)
+        ranked = sorted(found.items(), key=lambda kv: (
+            -len([r for r in kv[1][0] if r != "company"]), -(kv[1][1] or 0), -kv[0]))
+        for pos, (reasons, similarity) in ranked[:MAX_FLAGS]:
+            self.found.append((fact.pos, pos, reasons, similarity, fact.lead_at))
+        self.by_phone.setdefault(fact.phone, []).append(fact.pos)
+        self.by_email.setdefault(email, []).append(fact.pos)
+        self.by_key.setdefault(key, []).append(fact.pos)
+
+    def resolved(self, facts: list[_Facts], rng, now) -> list[tuple]:
+        """The flags as they stand now: a merge moved a merged lead's flags to the lead it
+        was merged into (the pair's own flag went); managers dismissed most older
+        company-only flags (colleagues, not duplicates) and some others."""
+        out, seen = [], set()
+        for a, b, reasons, similarity, at in self.found:
+            a, b = facts[a].root(facts), facts[b].root(facts)
+            if a == b or (a, b) in seen:
+                continue
+            seen.add((a, b))
+            dismissed = None
+            age = now - at
+            if age > MERGED_AFTER and rng.random() < (0.8 if reasons == ["company"] else 0.2):
+                dismissed = at + timedelta(days=rng.uniform(0.2, min(age.days, 14)))
+            out.append((a, b, reasons, similarity, at, dismissed))
+        return out
+
+
+def _events(facts: list[_Facts], flags: list[tuple], ids: list[int], usernames: dict):
+    """Every lead's timeline as the workspace writes it: (lead id, kind, actor id, data,
+    at) rows."""
+    kind = LeadEvent.Kind
+    for f in facts:
+        lead, w, owner = ids[f.pos], f.work, f.work["owner_id"]
+        yield lead, kind.CREATED, None, {"score": f.score, "language": f.language}, f.lead_at
+        yield (lead, kind.NOTIFIED, None, {"channel": "webhook", "attempt": 1},
+               f.lead_at + timedelta(seconds=20))
+        first, last = w["first_contact_at"], w["last_activity_at"]
+        if owner is not None:
+            taken = min(f.lead_at + timedelta(minutes=6), first or f.lead_at + timedelta(
+                minutes=6))
+            yield (lead, kind.OWNER_CHANGED, owner,
+                   {"from": None, "to": usernames.get(owner)}, taken)
+        if first is not None:
+            yield (lead, kind.ACTIVITY, owner, {"type": "call", "outcome": "reached"}, first)
+        if f.status != Status.NEW.value:
+            data = {"from": Status.NEW.value, "to": f.status}
+            if w["lost_reason"]:
+                data["reason"] = w["lost_reason"]
+            if w["deal_value"] is not None:
+                data["deal_value"] = str(w["deal_value"])
+            yield lead, kind.STATUS_CHANGED, owner, data, last or first or f.lead_at
+        if w["next_action_due"] is not None:
+            yield (lead, kind.NEXT_ACTION_SET, owner,
+                   {"type": w["next_action_kind"], "due": w["next_action_due"].isoformat()},
+                   last or first or f.lead_at)
+        if f.merged_into is not None:
+            into = facts[f.merged_into]
+            yield (ids[into.pos], kind.MERGED, None, {
+                "merged": {"report_number": f.number, "name": f.name, "company": f.company,
+                           "phone": f.phone, "email": f.email, "wechat": f.wechat},
+                "consent": {"given_at": f.lead_at.isoformat(),
+                            "notice_version": PRIVACY_NOTICE_VERSION,
+                            "user_agent": "Mozilla/5.0 (demo)"}}, f.merged_at)
+            yield lead, kind.MERGED, None, {"into": into.number}, f.merged_at
+    for a, b, reasons, _similarity, at, _dismissed in flags:
+        yield (ids[a], kind.DUPLICATE_FLAGGED, None,
+               {"other": facts[b].number, "reasons": reasons}, at)
+        yield (ids[b], kind.DUPLICATE_FLAGGED, None,
+               {"other": facts[a].number, "reasons": reasons}, at)
+
+
 def seed(*, leads: int, sessions: int = 0, months: int = 12, seed: int | None = None,
          en_every: int | None = None, now=None, owners=()) -> tuple[int, int]:
     """Create ``leads`` leads (each with its wizard session and "created" event) and enough
@@ -194,6 +395,14 @@ def seed(*, leads: int, sessions: int = 0, months: int = 12, seed: int | None = 
         campaign = rng.choice(CAMPAIGNS) if source else ""
         return source, medium, campaign
 
+    expected_en = leads // en_every if en_every else round(leads * 0.3)
+    companies = {True: _Companies(rng, True, expected_en),
+                 False: _Companies(rng, False, leads - expected_en)}
+    recent: dict[bool, list[int]] = {True: [], False: []}
+    facts: list[_Facts] = []
+    flags = _Flags()
+    merge_before = now - MERGED_AFTER
+
     with transaction.atomic(), writer.bulk_load(big=leads + sessions >= 50_000):
         lead_times = times(leads)
         for start in range(0, leads, BATCH):
@@ -215,32 +424,56 @@ def seed(*, leads: int, sessions: int = 0, months: int = 12, seed: int | None = 
                     "language": language, "landing_url": landing, "referrer": "",
                     "utm_source": source, "utm_medium": medium, "utm_campaign": campaign,
                     "utm_term": "", "utm_content": ""})
-                name, company, role, email = _person(rng, english)
-                timeline = rng.choice(TIMELINES)
                 lead_at = created + timedelta(minutes=4)
+                earlier = recent[english]
+                again = (facts[rng.choice(earlier[-RESUBMIT_WITHIN:])]
+                         if earlier and rng.random() < RESUBMIT_SHARE else None)
+                if again is not None:  # the same person again, days later
+                    name, role, email = again.name, again.role, again.email
+                    company = _spelling(rng, again.company) if rng.random() < 0.3 \
+                        else again.company
+                    phone, wechat = again.phone, again.wechat
+                else:
+                    name, company, role, email = _person(rng, english,
+                                                         companies[english].pick(rng))
+                    phone = f"+86{rng.choice(PHONE_PREFIXES)}{rng.randint(10000000, 99999999)}"
+                    wechat = f"wx_{rng.getrandbits(32):08x}" if rng.random() < 0.4 else ""
+                earlier.append(i)
+                if len(earlier) > 2 * RESUBMIT_WITHIN:
+                    del earlier[:RESUBMIT_WITHIN]
+                timeline = rng.choice(TIMELINES)
                 number = None
                 while number is None or number in used_numbers:
                     number = (f"NS-{timezone.localdate(lead_at):%Y%m%d}-"
                               + "".join(rng.choices(_ALPHABET, k=6)))
                 used_numbers.add(number)
+                key = company_key(company)
+                score = score_lead(answers, timeline).value
+                status = _weighted(rng, STATUS_WEIGHTS).value
+                work = _workspace(rng, status=status, score=score, lead_at=lead_at, now=now,
+                                  owners=owners, cal=cal)
+                fact = _Facts(i, number, name, company, phone, email, wechat, role, language,
+                              score, status, lead_at, work)
+                if again is not None and lead_at < merge_before and rng.random() < 0.5:
+                    # A manager merged the resubmission into the first lead within a week.
+                    fact.merged_into = facts[again.pos].root(facts)
+                    fact.merged_at = min(lead_at + timedelta(days=rng.uniform(0.1, 7)), now)
+                    work.update(next_action_kind="", next_action_due=None)
+                flags.match(fact, key, facts)
+                facts.append(fact)
                 lead_rows.append({
                     "public_id": uuid.UUID(int=rng.getrandbits(128), version=4),
                     "wizard_session_id": session_id, "report_number": number,
-                    "name": name, "company": company,
-                    "phone": f"+86{rng.choice(PHONE_PREFIXES)}{rng.randint(10000000, 99999999)}",
+                    "name": name, "company": company, "phone": phone,
                     "email": email, "role": role, "timeline": timeline.value,
-                    "wechat": f"wx_{rng.getrandbits(32):08x}" if rng.random() < 0.4 else "",
+                    "wechat": wechat,
                     "message": "" if rng.random() < 0.7 else
                     ("Please call me next week." if english else "希望尽快安排技术交流。"),
                     "language": language, "answers": answers_json,
                     "recommendation": decision.recommendation.value, "rule": decision.rule,
                     "engine_version": decision.engine_version, "sizing": snapshot,
-                    "score": (score := score_lead(answers, timeline).value),
-                    "status": (status := _weighted(rng, STATUS_WEIGHTS).value),
-                    "company_key": company_key(company),
-                    **_workspace(rng, status=status, score=score, lead_at=lead_at, now=now,
-                                 owners=owners, cal=cal),
-                    "possible_duplicate": False,  # no flags in this data
+                    "score": score, "status": status, "company_key": key, **work,
+                    "possible_duplicate": False,  # set once the flags are known
                     "consent_given_at": lead_at,
                     "consent_notice_version": PRIVACY_NOTICE_VERSION,
                     "consent_user_agent": "Mozilla/5.0 (demo)", "landing_url": landing,
@@ -249,7 +482,19 @@ def seed(*, leads: int, sessions: int = 0, months: int = 12, seed: int | None = 
                     "created_at": lead_at, "updated_at": lead_at})
             writer.sessions(session_rows)
             writer.leads(lead_rows)
-        writer.lead_events()
+        ids = writer.lead_ids()  # in the order the leads were written
+        writer.merged({ids[f.pos]: ids[f.merged_into] for f in facts
+                       if f.merged_into is not None})
+        all_flags = flags.resolved(facts, rng, now)  # dismissed ones too
+        writer.flags([{"lead_id": ids[a], "other_id": ids[b], "reasons": json.dumps(reasons),
+                       "similarity": similarity, "created_at": at, "dismissed_at": dismissed,
+                       "dismissed_by_id": facts[a].work["owner_id"] if dismissed else None}
+                      for a, b, reasons, similarity, at, dismissed in all_flags])
+        writer.possible_duplicates({ids[pos] for a, b, *_rest, dismissed in all_flags
+                                    if dismissed is None for pos in (a, b)})
+        usernames = dict(get_user_model().objects.filter(pk__in=owners)
+                         .values_list("pk", "username"))
+        writer.events(_events(facts, all_flags, ids, usernames))
         others = max(0, sessions - leads)
         other_times = times(others)
         for start in range(0, others, BATCH):
@@ -278,7 +523,7 @@ def seed(*, leads: int, sessions: int = 0, months: int = 12, seed: int | None = 
 class _CopyWriter:
     """PostgreSQL: COPY FROM STDIN, JSON passed as text already serialised."""
 
-    TABLES = ("leads_lead", "leads_leadevent", "wizard_wizardsession")
+    TABLES = ("leads_lead", "leads_leadevent", "leads_duplicateflag", "wizard_wizardsession")
 
     def __init__(self):
         self.first_id = None
@@ -347,30 +592,53 @@ class _CopyWriter:
                 self.first_id = cursor.fetchone()[0] + 1
         self._copy(Lead, rows)
 
-    def lead_events(self):
-        """The "created" event of every lead this run copied, in one INSERT ... SELECT
-        (not one per batch looking the new leads up by public_id)."""
+    def lead_ids(self) -> list[int]:
+        """The copied leads' ids in the order they were written (COPY takes each row's id
+        from the sequence in order; nobody else could insert meanwhile)."""
         if self.first_id is None:
+            return []
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT id FROM leads_lead WHERE id >= %s ORDER BY id",
+                           [self.first_id])
+            return [row[0] for row in cursor.fetchall()]
+
+    def merged(self, pointers: dict[int, int]):
+        if not pointers:
             return
         with connection.cursor() as cursor:
             cursor.execute(
-                "INSERT INTO leads_leadevent (lead_id, kind, data, created_at) "
-                "SELECT id, %s, jsonb_build_object('score', score, 'language', language), "
-                "created_at FROM leads_lead WHERE id >= %s",
-                [LeadEvent.Kind.CREATED.value, self.first_id])
+                "UPDATE leads_lead SET merged_into_id = m.into_id FROM "
+                "unnest(%s::bigint[], %s::bigint[]) AS m(id, into_id) WHERE leads_lead.id = m.id",
+                [list(pointers), list(pointers.values())])
+
+    def flags(self, rows):
+        self._copy(DuplicateFlag, rows)
+
+    def possible_duplicates(self, ids: set[int]):
+        with connection.cursor() as cursor:
+            cursor.execute("UPDATE leads_lead SET possible_duplicate = true "
+                           "WHERE id = ANY(%s::bigint[])", [sorted(ids)])
+
+    def events(self, rows):
+        columns = ("lead_id", "kind", "actor_id", "data", "created_at")
+        with connection.cursor() as cursor, cursor.cursor.copy(
+                f"COPY leads_leadevent ({', '.join(columns)}) FROM STDIN") as copy:
+            for lead, kind, actor, data, at in rows:
+                copy.write_row((lead, str(kind), actor,
+                                json.dumps(data, ensure_ascii=False), at))
 
 
 class _OrmWriter:
     """Other databases (SQLite in development): bulk_create with the timestamps we set."""
+
+    def __init__(self):
+        self.public_ids: list = []
 
     @contextlib.contextmanager
     def bulk_load(self, big: bool):
         yield
 
     def finish(self):
-        pass
-
-    def lead_events(self):
         pass
 
     def sessions(self, rows):
@@ -382,11 +650,35 @@ class _OrmWriter:
     def leads(self, rows):
         objs = [Lead(**{**r, "answers": json.loads(r["answers"]),
                         "sizing": json.loads(r["sizing"])}) for r in rows]
-        with _explicit_timestamps(Lead, LeadEvent):
+        with _explicit_timestamps(Lead):
             Lead.objects.bulk_create(objs, batch_size=500)
-            ids = Lead.objects.filter(public_id__in=[r["public_id"] for r in rows])
+        self.public_ids += [r["public_id"] for r in rows]
+
+    def lead_ids(self) -> list[int]:
+        ids = {}
+        for start in range(0, len(self.public_ids), 500):
+            ids.update(Lead.objects.filter(public_id__in=self.public_ids[start:start + 500])
+                       .values_list("public_id", "id"))
+        return [ids[public_id] for public_id in self.public_ids]
+
+    def merged(self, pointers: dict[int, int]):
+        for pk, into in pointers.items():
+            Lead.objects.filter(pk=pk).update(merged_into_id=into)
+
+    def flags(self, rows):
+        with _explicit_timestamps(DuplicateFlag):
+            DuplicateFlag.objects.bulk_create(
+                [DuplicateFlag(**{**r, "reasons": json.loads(r["reasons"])}) for r in rows],
+                batch_size=500)
+
+    def possible_duplicates(self, ids: set[int]):
+        ids = sorted(ids)
+        for start in range(0, len(ids), 500):
+            Lead.objects.filter(pk__in=ids[start:start + 500]).update(possible_duplicate=True)
+
+    def events(self, rows):
+        with _explicit_timestamps(LeadEvent):
             LeadEvent.objects.bulk_create(
-                [LeadEvent(lead_id=pk, kind=LeadEvent.Kind.CREATED, created_at=at,
-                           data={"score": score, "language": lang})
-                 for pk, at, score, lang in ids.values_list("pk", "created_at", "score",
-                                                            "language")], batch_size=500)
+                [LeadEvent(lead_id=lead, kind=str(kind), actor_id=actor, data=data,
+                           created_at=at)
+                 for lead, kind, actor, data, at in rows], batch_size=500)

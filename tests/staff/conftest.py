@@ -25,6 +25,18 @@ def _roles(django_db_blocker):
         ensure_roles(apps)
 
 
+@pytest.fixture(autouse=True)
+def _default_language(settings):
+    """Each test starts in the workspace's default language: a request to an /en/ page
+    leaves English active in the thread (LocaleMiddleware), and reverse() in the next test
+    would then give /en/ URLs (the manager page's language test failed after the
+    dashboard tests)."""
+    from django.utils import translation
+
+    with translation.override(settings.LANGUAGE_CODE):
+        yield
+
+
 def make_user(username: str, group: str | None = None, **fields) -> User:
     user = User.objects.create_user(username, f"{username}@example.com", PASSWORD, **fields)
     if group:

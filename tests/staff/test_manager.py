@@ -49,7 +49,8 @@ def test_pipeline_by_owner_and_stage_matches_sql(client, seeded):
 def test_won_lost_by_source_and_campaign_matches_sql(seeded):
     end = timezone.localdate()
     start = end - dt.timedelta(days=89)
-    since = timezone.make_aware(dt.datetime.combine(start, dt.time.min))
+    # In UTC: SQLite compares the stored UTC text with the parameter as written.
+    since = timezone.make_aware(dt.datetime.combine(start, dt.time.min)).astimezone(dt.UTC)
     rows = _sql("SELECT utm_source, utm_campaign, count(*) FILTER (WHERE status = 'won'), "
                 "count(*) FILTER (WHERE status = 'lost'), "
                 "coalesce(sum(deal_value) FILTER (WHERE status = 'won'), 0) "
@@ -65,7 +66,8 @@ def test_won_lost_by_source_and_campaign_matches_sql(seeded):
 def test_first_response_per_rep_matches_sql(seeded):
     end = timezone.localdate()
     start = end - dt.timedelta(days=89)
-    since = timezone.make_aware(dt.datetime.combine(start, dt.time.min))
+    # In UTC: SQLite compares the stored UTC text with the parameter as written.
+    since = timezone.make_aware(dt.datetime.combine(start, dt.time.min)).astimezone(dt.UTC)
     rows = _sql("SELECT u.username, count(*), "
                 "round(avg(extract(epoch FROM l.first_contact_at - l.created_at)) / 60), "
                 "count(*) FILTER (WHERE l.first_contact_at <= l.sla_due) "
