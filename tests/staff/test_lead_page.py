@@ -168,3 +168,29 @@ def test_the_page_title_is_only_the_title(client, sales, lead):
     title = re.search(r"<title>(.*?)</title>", page, re.S).group(1)
     assert "<" not in title and lead.report_number in title
     assert page.count("lead-plan-detail") == 1
+
+
+def test_the_plan_block_is_cached_per_language_and_snapshot(client, sales, lead):
+    """The frozen plan's markup is kept (like the result page's) under the language and the
+    snapshot's digest: each language gets its own, another lead with the same plan the
+    same markup, and the cached copy is what the page shows."""
+    import re
+
+    from selector.leads.snapshots import lead_recommendation
+    from selector.planner.presenter import present
+
+    def plan(page):
+        return re.search(r'<section class="card lead-plan-detail">.*?</section>', page,
+                         re.S).group(0)
+
+    def page(lead, prefix=""):  # not reverse(): the /en/ request leaves English active
+        return client.get(f"{prefix}/staff/leads/{lead.public_id}/").content.decode()
+
+    login(client, sales)
+    zh = plan(page(lead))
+    en = plan(page(lead, "/en"))
+    assert "网络方案、物料清单与调优" in zh and "Fabric, bill of materials and tuning" in en
+    twin = make_lead(answers=lead.answers, sizing=lead.sizing)
+    assert present(lead_recommendation(twin)).fragment_key == \
+        present(lead_recommendation(lead)).fragment_key
+    assert plan(page(twin)) == zh and plan(page(lead)) == zh and plan(page(twin, "/en")) == en
