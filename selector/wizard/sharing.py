@@ -11,8 +11,18 @@ SALT = "selector.wizard.share.v1"
 MAX_TOKEN_LENGTH = 400
 
 
+class _StableSigner(signing.TimestampSigner):
+    """``signing.dumps`` with the timestamp fixed at 0: the same answers always give the same
+    link (links never expired; ``signing.loads`` reads old and new tokens alike). A link that
+    changed every second made every report draw a new QR code (~20 ms of segno's mask
+    search per render) and every PDF of the same lead differ."""
+
+    def timestamp(self) -> str:
+        return signing.b62_encode(0)
+
+
 def share_token(answers: Answers) -> str:
-    return signing.dumps(answers.to_dict(), salt=SALT, compress=True)
+    return _StableSigner(salt=SALT).sign_object(answers.to_dict(), compress=True)
 
 
 def answers_from_token(token: str) -> Answers | None:

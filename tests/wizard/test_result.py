@@ -136,6 +136,21 @@ def test_the_share_token_carries_only_the_answers(result_of):
     assert answers_from_token(token).gpus == 64
 
 
+def test_the_same_answers_give_the_same_link_and_old_links_still_open(content, client):
+    from django.core import signing
+
+    from selector.domain import Answers
+    from selector.wizard.sharing import share_token
+    answers = Answers(gpus=64)
+    assert share_token(answers) == share_token(Answers(gpus=64))
+    assert share_token(answers) != share_token(Answers(gpus=128))
+    # A link shared before the token was made stable (signing.dumps, with a timestamp).
+    old = signing.dumps(answers.to_dict(), salt=SALT, compress=True)
+    assert old != share_token(answers)
+    assert answers_from_token(old) == answers
+    assert client.get(f"/en/wizard/r/{old}/").status_code == 200
+
+
 @pytest.mark.parametrize("mutate", [
     lambda t: t[:-2] + ("AA" if not t.endswith("AA") else "BB"),
     lambda t: t[:10],
