@@ -91,6 +91,23 @@ def run():
     # machine (this shared 2-core box); equal to the wall time on an idle one.
     yield "report_render_cpu_p50", statistics.median(full_cpu_ms), "ms"
     yield "report_cached_download_p50", cached_download_p50(), "ms"
+    # A new lead's first render also draws the QR code of its result link (segno, pure
+    # Python); the sample's link is the same every round (stable share tokens), so the
+    # figures above reuse it, as a lead's re-render does.
+    yield "report_result_qr_first_p50", result_qr_first_p50(data), "ms"
+
+
+def result_qr_first_p50(data, rounds: int = 7) -> float:
+    from selector.core.qr import qr_png
+    from selector.reports.render import result_url
+
+    url = result_url(data)
+    times = []
+    for _ in range(rounds):
+        started = time.perf_counter()
+        qr_png.__wrapped__(url)  # uncached
+        times.append((time.perf_counter() - started) * 1000)
+    return statistics.median(times)
 
 
 def cached_download_p50(rounds: int = 30) -> float:

@@ -90,3 +90,41 @@ class _Zlib:
 
 
 pydyf.zlib = _Zlib
+
+
+class _OnceStream(pydyf.Stream):
+    """A pydyf stream whose serialised (compressed) bytes are computed once."""
+
+    @property
+    def data(self):
+        cached = self.__dict__.get("_data")
+        if cached is None:
+            cached = self.__dict__["_data"] = pydyf.Stream.data.fget(self)
+        return cached
+
+
+class _OnceDictionary(pydyf.Dictionary):
+    """A pydyf dictionary whose serialised bytes are computed once."""
+
+    @property
+    def data(self):
+        cached = self.__dict__.get("_data")
+        if cached is None:
+            cached = self.__dict__["_data"] = pydyf.Dictionary.data.fget(self)
+        return cached
+
+
+def serialise_once(pdf: pydyf.PDF) -> None:
+    """pydyf writes a PDF with a file identifier (PDF/A requires one) by serialising every
+    object twice: once to write it, once more to hash all objects for the identifier
+    (``PDF.write``: ``b''.join(obj.data for obj in self.objects)``), and a stream's
+    ``data`` compresses it anew each time. On the sample report that second pass is
+    ~35 ms of ~450. Called as the last step of WeasyPrint's ``finisher`` hook, when the
+    objects are final: it makes each stream and dictionary keep its bytes after the first
+    pass. The file is byte-for-byte the same (tests/reports/test_document.py)."""
+    for obj in pdf.objects:
+        cls = type(obj)
+        if cls is pydyf.Stream:
+            obj.__class__ = _OnceStream
+        elif cls is pydyf.Dictionary:
+            obj.__class__ = _OnceDictionary

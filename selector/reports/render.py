@@ -56,7 +56,7 @@ from selector.wizard.sharing import share_token
 
 # Bump when the template, the CSS or the context change in a way that alters the PDF:
 # it is part of every cache key, so old cached PDFs stop being served.
-REPORT_VERSION = "2026-12-01.14"
+REPORT_VERSION = "2026-12-01.16"
 TEMPLATE = "reports/report.html"
 CSS_PATH = "css/report.css"
 LOGO_PATH = "img/logo.svg"
@@ -150,6 +150,11 @@ def report_jsonld(data: ReportData, vm: ViewModel) -> dict:
     }
 
 
+def _absolute_in(language: str, name: str) -> str:
+    with translation.override(language):
+        return site_url() + reverse(name)
+
+
 def result_url(data: ReportData) -> str:
     """The online result this report reproduces: the wizard's signed share link (the
     answers only, no personal data), absolute, in the report's language."""
@@ -188,6 +193,7 @@ def build_context(data: ReportData, *, web: bool = False, links: dict | None = N
         "tuning_rows": _numbered_citations(vm),
         "tuning_blocks": queries.blocks("tuning"),
         "faq": queries.faq_entries(topics=rec.faq_topics),
+        "faq_url": _absolute_in(data.language_code, "public:faq"),
         "jsonld": jsonld,
         "jsonld_script": _safe_json(jsonld),
         "css_url": static(CSS_PATH) if web else "",
@@ -317,14 +323,20 @@ def _cyclic_gc_paused():
             gc.enable()
 
 
-def _one_associated_file_entry(document, pdf) -> None:
-    """WeasyPrint 70's PDF/A code lists an embedded file twice in the catalog's /AF array
-    (once from the EmbeddedFiles name tree, once from the Filespec objects): keep one."""
+def _finish(document, pdf) -> None:
+    """WeasyPrint's last hook before pydyf writes the file.
+
+    WeasyPrint 70's PDF/A code lists an embedded file twice in the catalog's /AF array
+    (once from the EmbeddedFiles name tree, once from the Filespec objects): keep one.
+    Then every object keeps its bytes once serialised (``document.serialise_once``)."""
+    from selector.reports.document import serialise_once  # WeasyPrint loads lazily (above)
+
     associated = pdf.catalog.get("AF")
     if associated:
         unique = list(dict.fromkeys(associated))
         associated.clear()
         associated.extend(unique)
+    serialise_once(pdf)
 
 
 @dataclass(frozen=True)
@@ -353,7 +365,7 @@ def html_to_pdf(html: str, *, attachment: bytes, created: datetime, language: st
                 string=attachment, name=JSONLD_NAME, url_fetcher=fetcher,
                 description="schema.org Report (JSON-LD)", created=naive, modified=naive,
                 relationship=JSONLD_RELATIONSHIP)],
-            finisher=_one_associated_file_entry, **PDF_OPTIONS)
+            finisher=_finish, **PDF_OPTIONS)
     return RenderedPdf(pdf, len(document.pages))
 
 

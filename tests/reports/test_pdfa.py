@@ -222,12 +222,17 @@ def test_the_last_page_is_at_least_a_third_full(content, kind, language):
 
 
 def test_the_checklist_cites_the_numbered_source_list(rendered, content):
-    """Each checklist row cites [n] of the report's source list (the title printed once)."""
+    """Each checklist value cites [n] of the report's numbered source list (the title and
+    link printed once there)."""
     data, _pdf = rendered["roce", "zh-hans"]
     html, _attachment = pdf_sources(data)
     refs = re.search(r'<ol class="refs">(.*?)</ol>', html, re.S).group(1)
-    titles = re.findall(r"<li>(.*?)</li>", refs, re.S)
-    cells = re.findall(r'<td class="source">(.*?)</td>', html, re.S)
-    assert cells and all(re.match(r"\[\d+\]", c) for c in cells), cells[:3]
+    titles = re.findall(r"<li>\[(\d+)\]", refs, re.S)
+    assert titles == [str(n) for n in range(1, len(titles) + 1)]
+    table = re.search(r'<table class="data tuning">(.*?)</table>', html, re.S).group(1)
+    cells = re.findall(r'<span class="ref">(.*?)</span>', table, re.S)
+    rows = re.findall(r'<tr><th scope="row"', table)
+    assert cells and len(cells) == len(rows) and all(re.fullmatch(r"(\[\d+\])+", c)
+                                                    for c in cells), cells[:3]
     numbers = {int(n) for c in cells for n in re.findall(r"\[(\d+)\]", c)}
     assert numbers and max(numbers) <= len(titles)
