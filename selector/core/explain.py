@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from selector.domain.decision import (
+    DEFAULT_NIC_SPEED,
     DISTANCES,
     REASON_KEYS,
     Budget,
@@ -159,6 +160,7 @@ SCALE_WORDS = {
     "thousand": gettext_lazy("thousand-GPU-scale"),
     "ten_thousand": gettext_lazy("ten-thousand-GPU-scale"),
     "hundred_thousand": gettext_lazy("hundred-thousand-GPU-scale"),
+    "million": gettext_lazy("million-GPU-scale"),
 }
 
 
@@ -182,6 +184,8 @@ def value_label(field: str, value: object) -> str:
     if field == "determinism":
         return str(DETERMINISM_LABELS[Determinism(value)])
     if field == "nic_speed":
+        if value in (None, ""):  # what the plan then assumes (decision.DEFAULT_NIC_SPEED)
+            return _("Not sure (planned at %(speed)sG)") % {"speed": DEFAULT_NIC_SPEED}
         return str(NIC_SPEED_LABELS[value])
     if field == "throughput_limited":
         return str(BOOL_LABELS[bool(value)])
@@ -236,9 +240,12 @@ def _what_if_generic(field: str, value: object) -> str:
 
 
 def what_if_text(item: WhatIf) -> str:
+    fabric = fabric_label(item.recommendation)
+    if "(" in fabric or "（" in fabric:  # no "(…)(rule R3)" back to back
+        fabric = str(FABRIC_SHORT[item.recommendation])
     return _("%(condition)s: %(fabric)s (rule %(rule)s)") % {
         "condition": _what_if_condition(item.field, item.value),
-        "fabric": fabric_label(item.recommendation),
+        "fabric": fabric,
         "rule": item.rule,
     }
 

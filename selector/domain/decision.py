@@ -62,7 +62,7 @@ __all__ = [
     "runner_up",
 ]
 
-ENGINE_VERSION = "2026.12.1"
+ENGINE_VERSION = "2026.12.2"
 
 
 class Workload(StrEnum):
@@ -325,7 +325,10 @@ class Reason:
 
 
 def scale_of(gpus: int) -> str:
-    """The scale word for the reasons: 千卡级 (thousand), 万卡级 (ten thousand), 十万卡级."""
+    """The scale word for the reasons: 千卡级 (thousand), 万卡级 (ten thousand), 十万卡级,
+    百万卡级 (the API's maximum, 1,000,000)."""
+    if gpus >= 1_000_000:
+        return "million"
     if gpus >= 100_000:
         return "hundred_thousand"
     if gpus >= 10_000:

@@ -306,6 +306,25 @@ def _planes(switch: SwitchSpec, ports: list[int], ports_per_nic: int, port_gbps:
     raise FabricTooLarge(sum(ports), servers_max * gpus_per_server, gpus_per_server, k, 1)
 
 
+def even_spines(size: FabricSize) -> tuple[int, int] | None:
+    """The fewest spines (more than ``size.spine``, at most the radix) that every leaf of a
+    2-tier plane reaches over the same number of links, each leaf rounding its uplinks up
+    to a multiple of them within its uplink ports, and the extra uplinks that takes; None
+    when no such count exists. (A leaf with fewer uplinks than spines reaches a subset.)"""
+    k = size.radix
+    for spines in range(size.spine + 1, k + 1):
+        total = 0
+        for count, _down, up in size.leaf_groups:
+            wired = -(-up // spines) * spines if up >= spines else up
+            if wired > size.leaf_up:
+                break
+            total += count * wired
+        else:
+            if total <= spines * k:
+                return spines, total - size.links["leaf_spine"]
+    return None
+
+
 def _size_notes(sizes: list[FabricSize]) -> list[Note]:
     notes: list[Note] = []
     unique: list[FabricSize] = []
@@ -318,6 +337,13 @@ def _size_notes(sizes: list[FabricSize]) -> list[Note]:
                 if up < size.spine:
                     notes.append(Note("partial_leaf_ecmp", {"leaves": count, "uplinks": up,
                                                             "spines": size.spine}))
+                    break
+            for count, _down, up in size.leaf_groups:
+                if up >= size.spine and up % size.spine:
+                    even, extra = even_spines(size) or (0, 0)
+                    notes.append(Note("uneven_spine_links", {
+                        "leaves": count, "uplinks": up, "spines": size.spine,
+                        "even_spines": even, "extra_uplinks": extra}))
                     break
         if size.tiers >= 2:
             shared = [down for _, down, _ in size.leaf_groups if down > size.servers]

@@ -19,7 +19,7 @@ from .catalogue import Catalogue, SwitchSpec
 from .decision import ENGINE_VERSION, Answers, Decision, Fabric, decide
 from .plan import FabricPlan, plan_fabric
 from .sizing import FabricTooLarge, SizingError
-from .tuning import TuningProfile, tuning_profile
+from .tuning import LeafPorts, TuningProfile, tuning_profile
 
 __all__ = [
     "SNAPSHOT_VERSION",
@@ -225,6 +225,19 @@ def _option(fabric: Fabric, answers: Answers, catalogue: Catalogue,
     return FabricOption(fabric, plan)
 
 
+def leaf_ports(plan: FabricPlan) -> LeafPorts:
+    """The front-panel layout of the plan's fullest leaf (or of the one switch of a plane):
+    GPU links first, at the NIC speed through the breakout, then the uplinks."""
+    switch = plan.switch
+    size = plan.largest_plane
+    _count, down, up = max(size.leaf_groups, key=lambda group: (group[1], group[2]))
+    gpu_split = switch.port_speed_gbps // plan.port_gbps
+    up_split = switch.port_speed_gbps // plan.uplink_gbps
+    return LeafPorts(gpu_ports=-(-down // gpu_split), gpu_split=gpu_split,
+                     uplink_ports=-(-up // up_split) if up else 0,
+                     uplink_split=up_split if up else 1)
+
+
 def recommend(answers: Answers, catalogue: Catalogue | tuple[SwitchSpec, ...],
               prices: Prices | None = None) -> Recommendation:
     """Decide, plan both fabrics, and tune the recommended RoCE fabric for its switch."""
@@ -237,7 +250,7 @@ def recommend(answers: Answers, catalogue: Catalogue | tuple[SwitchSpec, ...],
     if decision.recommendation in ROCE_FABRICS and plan is not None:
         tuning = tuning_profile(plan.switch.family, plan.port_gbps,
                                 uplink_gbps=plan.uplink_gbps, cable_m=plan.reach_m,
-                                switch_key=plan.switch.key)
+                                switch_key=plan.switch.key, leaf=leaf_ports(plan))
     return Recommendation(answers, decision, recommended, runner, tuning,
                           engine_version=decision.engine_version,
                           catalogue_version=catalogue.version)

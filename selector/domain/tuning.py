@@ -25,6 +25,7 @@ __all__ = [
     "Citation",
     "ConfigLine",
     "TuningProfile",
+    "LeafPorts",
     "tuning_profile",
     "nic_xoff_bytes",
     "bdp_bytes",
@@ -50,6 +51,11 @@ CL_ECMP = Source(
     "https://docs.nvidia.com/networking-ethernet-software/cumulus-linux-518/Layer-3/Routing/"
     "Equal-Cost-Multipath-Load-Sharing/", _READ,
     "NVIDIA Cumulus Linux 5.18 用户指南：等价多路径与自适应路由（英文）")
+CL_PORTS = Source(
+    "NVIDIA Cumulus Linux 5.18 User Guide — Switch Port Attributes",
+    "https://docs.nvidia.com/networking-ethernet-software/cumulus-linux-518/"
+    "Layer-1-and-Switch-Ports/Interface-Configuration-and-Management/Switch-Port-Attributes/",
+    _READ, "NVIDIA Cumulus Linux 5.18 用户指南：交换机端口属性（英文）")
 NVUE_PFC = Source(
     "NVIDIA NVUE Command Reference — nv set qos pfc <profile-id> cable-length",
     "https://docs.nvidia.com/networking-ethernet-software/nvue-reference/", _READ,
@@ -298,7 +304,60 @@ def _long_link_warnings(cable_m: int, family: str) -> list[Warn]:
     return out
 
 
-def _spectrum(speed: int, uplink: int, cable_m: int, ar_nic_ok: bool) -> TuningProfile:
+@dataclass(frozen=True)
+class LeafPorts:
+    """How a leaf uses its front-panel ports: the first ``gpu_ports`` native ports face the
+    GPUs, each split ``gpu_split`` ways; the next ``uplink_ports`` go to the spines, each
+    split ``uplink_split`` ways (1: native speed). ``uplink_ports`` is 0 on a switch that
+    carries a whole plane."""
+
+    gpu_ports: int
+    gpu_split: int = 1
+    uplink_ports: int = 0
+    uplink_split: int = 1
+
+
+def _swp(first: int, count: int, split: int) -> list[str]:
+    """NVUE interface names: ``swp1-32`` for native ports, ``swp1s0-1,swp2s0-1,...`` for
+    ports broken out ``split`` ways (Cumulus names the parts swpNs0..swpNs<split-1>)."""
+    if count <= 0:
+        return []
+    if split == 1:
+        return [f"swp{first}" if count == 1 else f"swp{first}-{first + count - 1}"]
+    return [f"swp{n}s0-{split - 1}" for n in range(first, first + count)]
+
+
+def _spectrum_ports(leaf: LeafPorts | None) -> tuple[list[ConfigLine], str, str]:
+    """The breakout lines, every lossless port, and the ECMP (uplink) ports of the leaf."""
+    if leaf is None:  # no plan to read the layout from: every native port, unsplit
+        return [], "swp1-64", "swp1-64"
+    breakout = []
+    uplink_first = leaf.gpu_ports + 1
+    for first, count, split in ((1, leaf.gpu_ports, leaf.gpu_split),
+                                (uplink_first, leaf.uplink_ports, leaf.uplink_split)):
+        if count and split > 1:
+            breakout.append(ConfigLine(
+                f"nv set interface {_span(first, count)} link breakout {split}x",
+                Citation(CL_PORTS, "Breakout: 2x splits a port into two interfaces, 4x into "
+                                   "four")))
+    gpu = _swp(1, leaf.gpu_ports, leaf.gpu_split)
+    up = _swp(uplink_first, leaf.uplink_ports, leaf.uplink_split)
+    layout = f"# Leaf: {_span(1, leaf.gpu_ports)} to the GPUs"
+    if leaf.gpu_split > 1:
+        layout += f" ({leaf.gpu_split} ports each)"
+    if leaf.uplink_ports:
+        layout += f", {_span(uplink_first, leaf.uplink_ports)} to the spines"
+        if leaf.uplink_split > 1:
+            layout += f" ({leaf.uplink_split} ports each)"
+    return [ConfigLine(layout, None), *breakout], ",".join(gpu + up), ",".join(up)
+
+
+def _span(first: int, count: int) -> str:
+    return f"swp{first}" if count == 1 else f"swp{first}-{first + count - 1}"
+
+
+def _spectrum(speed: int, uplink: int, cable_m: int, ar_nic_ok: bool,
+              leaf: LeafPorts | None = None) -> TuningProfile:
     ar_speed_ok = speed in (200, 400) and uplink in (200, 400)
     adaptive = ar_speed_ok and ar_nic_ok
     if not ar_speed_ok:
@@ -329,19 +388,21 @@ def _spectrum(speed: int, uplink: int, cable_m: int, ar_nic_ok: bool) -> TuningP
         "nic_buffer": (Citation(MLX5, "NIC receive buffer: (301 + 2.16 x cable m) x Gb/s + "
                                       "2.72 x MTU, computed by the driver"),),
     }
+    breakout, lossless_ports, ecmp_ports = _spectrum_ports(leaf)
     lines = [
+        *breakout,
         ConfigLine("nv set qos roce mode lossless",
                    Citation(CL_ROCE, "RoCE lossless (with PFC and ECN)")),
         ConfigLine(f"nv set qos pfc default-global cable-length {cable_m}",
                    Citation(CL_QOS, "Priority Flow Control (PFC): cable length")),
-        ConfigLine("nv set interface swp1-64 qos pfc-watchdog",
+        ConfigLine(f"nv set interface {lossless_ports} qos pfc-watchdog",
                    Citation(CL_QOS, "PFC watchdog")),
     ]
-    if adaptive:
+    if adaptive and ecmp_ports:
         lines += [
             ConfigLine("nv set router adaptive-routing state enabled",
                        Citation(CL_ECMP, "Enable adaptive routing")),
-            ConfigLine("nv set interface swp1-64 router adaptive-routing state enabled",
+            ConfigLine(f"nv set interface {ecmp_ports} router adaptive-routing state enabled",
                        Citation(CL_ECMP, "Enable adaptive routing on the ECMP ports")),
         ]
     lines += [
@@ -425,8 +486,8 @@ def _sonic(speed: int, uplink: int, cable_m: int, switch_key: str) -> TuningProf
 
 
 def tuning_profile(family: str, speed_gbps: int, *, uplink_gbps: int | None = None,
-                   cable_m: int = 100, switch_key: str = "", spectrum_x_nic: bool = True
-                   ) -> TuningProfile | None:
+                   cable_m: int = 100, switch_key: str = "", spectrum_x_nic: bool = True,
+                   leaf: LeafPorts | None = None) -> TuningProfile | None:
     """The lossless profile of ``family`` for GPU links at ``speed_gbps`` and the longest
     link ``cable_m``; None for a family without a sourced profile. ``spectrum_x_nic``: the
     NICs accept out-of-order packets (ConnectX-7/-8, BlueField-3), which NVIDIA adaptive
@@ -434,7 +495,7 @@ def tuning_profile(family: str, speed_gbps: int, *, uplink_gbps: int | None = No
     _validate(speed_gbps, cable_m)
     uplink = uplink_gbps or speed_gbps
     if family == "nvidia-spectrum":
-        return _spectrum(speed_gbps, uplink, cable_m, spectrum_x_nic)
+        return _spectrum(speed_gbps, uplink, cable_m, spectrum_x_nic, leaf)
     if family == "sonic":
         return _sonic(speed_gbps, uplink, cable_m, switch_key)
     return None

@@ -91,8 +91,9 @@ def fabric_svg(option, id_prefix: str = "fabric", *, variant: str = "web") -> Sa
     rows = ["core"] if size.tiers == 3 else []
     rows += ["spine"] if size.tiers >= 2 else []
     rows += ["leaf", "server"]
-    height = 30 + len(rows) * BOX_H + (len(rows) - 1) * ROW_GAP + 8
-    ys = {kind: 30 + i * (BOX_H + ROW_GAP) for i, kind in enumerate(rows)}
+    top = 44  # title line, then the header line, then the boxes
+    height = top + len(rows) * BOX_H + (len(rows) - 1) * ROW_GAP + 8
+    ys = {kind: top + i * (BOX_H + ROW_GAP) for i, kind in enumerate(rows)}
     title_id, desc_id = f"{id_prefix}-title", f"{id_prefix}-desc"
     fabric_name = str(FABRIC_SHORT[option.fabric])
     if size.tiers == 1:
@@ -166,12 +167,12 @@ def fabric_svg(option, id_prefix: str = "fabric", *, variant: str = "web") -> Sa
                      f"{words['servers']} ×{_n(plan.servers)}",
                      _("%(gpus)s GPUs, %(rails)s rails") % {"gpus": _n(plan.gpus),
                                                             "rails": plan.rails}))
+    # What the drawing does not show by itself: how many planes it stands for, or the
+    # switch total (a link speed here read as the leaves' speed; the links carry theirs).
     if planes > 1:
-        header = _("One of %(planes)s planes, %(speed)sG") % {"planes": planes,
-                                                              "speed": plan.uplink_gbps}
+        header = _("One of %(planes)s identical planes") % {"planes": planes}
     else:
-        header = _("%(leaf)s leaves, %(speed)sG") % {"leaf": _n(size.leaf),
-                                                      "speed": plan.uplink_gbps}
+        header = _("%(switches)s switches") % {"switches": _n(size.switches)}
     font = FONTS.get(variant, FONTS["web"])
     svg = (
         f'<svg xmlns="http://www.w3.org/2000/svg" class="fabric-diagram fabric-{variant}" '
@@ -182,8 +183,7 @@ def fabric_svg(option, id_prefix: str = "fabric", *, variant: str = "web") -> Sa
         f'<rect x="0" y="0" width="{WIDTH}" height="{height}" fill="#ffffff"/>'
         f'<text x="4" y="18" font-size="12" font-weight="700" fill="#0b3a6e">'
         f'{escape(title)}</text>'
-        f'<text x="{WIDTH - 4}" y="18" text-anchor="end" font-size="11" fill="#5b6675">'
-        f'{escape(header)}</text>'
+        f'<text x="4" y="34" font-size="11" fill="#5b6675">{escape(header)}</text>'
         + "".join(body) + "</svg>"
     )
     return mark_safe(svg)  # noqa: S308 (every text above is escaped)

@@ -29,6 +29,8 @@ def watts(value) -> str:
     if value is None:
         return "—"
     value = float(value)
+    if value >= 100_000:
+        return f"{value / 1000:,.0f} kW"
     if value >= 10_000:
         return f"{value / 1000:,.1f} kW"
     return f"{value:,.0f} W" if value >= 10 or value == 0 else f"{value:,.1f} W"
@@ -71,6 +73,8 @@ REMARKS = {
         gettext_lazy("NIC receive buffer: (301 + 2.16 x cable m) x Gb/s + 2.72 x MTU, "
                      "computed by the driver"),
     "RoCE lossless (with PFC and ECN)": gettext_lazy("RoCE lossless (with PFC and ECN)"),
+    "Breakout: 2x splits a port into two interfaces, 4x into four": gettext_lazy(
+        "Breakout: 2x splits a port into two interfaces, 4x into four"),
     "Priority Flow Control (PFC): cable length": gettext_lazy(
         "Priority Flow Control (PFC): cable length"),
     "PFC watchdog": gettext_lazy("PFC watchdog"),
@@ -225,6 +229,21 @@ def note_text(note: Note, plan: FabricPlan) -> str:
                  "spine; ECMP then spreads their traffic over %(uplinks)s paths, not "
                  "%(spines)s.") % {"leaves": p.get("leaves"), "uplinks": p.get("uplinks"),
                                    "spines": p.get("spines")}
+    if key == "uneven_spine_links":
+        text = _("%(leaves)s leaves have %(uplinks)s uplinks each for %(spines)s spines: not "
+                 "every leaf can reach every spine over the same number of links, and under "
+                 "full load ECMP, which shares traffic per link, congests the spines with "
+                 "fewer links first.") % {"leaves": _n(p.get("leaves", 0)),
+                                          "uplinks": p.get("uplinks"),
+                                          "spines": p.get("spines")}
+        if p.get("even_spines"):
+            text += " " + _("With %(even)s spines every leaf reaches every spine evenly "
+                            "(%(extra)s more uplinks in total); our engineers settle the "
+                            "choice in the detailed design.") % {
+                "even": p.get("even_spines"), "extra": _n(p.get("extra_uplinks", 0))}
+        else:
+            text += " " + _("Our engineers balance the cabling in the detailed design.")
+        return text
     if key == "rails_share_leaf":
         return _("Up to %(rails)s rails share a leaf: each rail has fewer GPUs than a leaf "
                  "has ports, and GPUs on the same leaf reach each other in one hop.") % {

@@ -102,7 +102,7 @@ answers_strategy = st.builds(
 
 
 def test_constants_and_enum_values():
-    assert ENGINE_VERSION == "2026.12.1"
+    assert ENGINE_VERSION == "2026.12.2"
     assert [w.value for w in Workload] == ["training", "inference", "mixed"]
     assert [b.value for b in Budget] == ["sensitive", "balanced", "performance"]
     assert [d.value for d in Determinism] == ["standard", "strict"]
@@ -294,6 +294,8 @@ def test_reasons_per_rule():
     assert decide(Answers(20_000)).reasons[0].params == {"gpus": 20_000, "scale": "ten_thousand"}
     assert decide(Answers(100_000)).reasons[0].params["scale"] == "hundred_thousand"
     assert decide(Answers(99_999)).reasons[0].params["scale"] == "ten_thousand"
+    assert decide(Answers(999_999)).reasons[0].params["scale"] == "hundred_thousand"
+    assert decide(Answers(1_000_000)).reasons[0].params["scale"] == "million"
     assert decide(Answers(512, nic_speed=800)).reasons == (
         Reason("nic_800", {"nic_speed": 800}), Reason("eight_plus_servers", {"servers": 64}),
     )

@@ -26,7 +26,7 @@ from selector.domain import (
     plan_fabric,
     recommend,
 )
-from selector.domain.plan import nic_ports, rail_ports, uplink_speed
+from selector.domain.plan import even_spines, nic_ports, rail_ports, uplink_speed
 from selector.domain.sizing import leaf_shape, size_plane
 
 CAT = DEFAULT_CATALOGUE
@@ -181,6 +181,27 @@ def test_partly_filled_leaves_get_the_ecmp_note():
                 assert p.has_note("partial_leaf_ecmp"), gpus
                 notes.add(gpus)
     assert notes, "the sweep must reach a partly filled leaf"
+
+
+def test_uplinks_that_do_not_divide_over_the_spines_get_a_note_and_the_even_count():
+    # 80 servers on QM9700: leaves of 27 and 26 GPUs, 640 uplinks on 10 spines.
+    p = plan(Fabric.INFINIBAND, 640)
+    (_, size), = p.planes
+    assert (size.spine, size.leaf_groups) == (10, ((16, 27, 27), (8, 26, 26)))
+    note = next(n for n in p.notes if n.key == "uneven_spine_links")
+    assert note.params == {"leaves": 16, "uplinks": 27, "spines": 10, "even_spines": 14,
+                           "extra_uplinks": 32}  # every leaf 28 uplinks, 2 to each spine
+    assert even_spines(size) == (14, 32)
+    # XDR on the 144-port Q3400: 64 uplinks per leaf on 15 spines; 16 spines need no extra.
+    xdr = plan(Fabric.INFINIBAND, 2048, nic_speed=800)
+    assert xdr.spine == 15
+    assert next(n for n in xdr.notes if n.key == "uneven_spine_links").params[
+        "even_spines"] == 16
+    assert even_spines(xdr.largest_plane) == (16, 0)
+    # Even wiring: no note (the DGX SuperPOD sizes, the 1,024-GPU example).
+    for gpus in (512, 1024, 2048):
+        assert not plan(Fabric.INFINIBAND, gpus).has_note("uneven_spine_links")
+    assert not plan(Fabric.ROCE_800, 1024, nic_speed=400).has_note("uneven_spine_links")
 
 
 @settings(max_examples=300, deadline=None)

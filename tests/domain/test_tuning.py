@@ -45,6 +45,31 @@ def test_adaptive_routing_is_off_on_800g_links():
     assert not t.adaptive_routing and t.ar_condition == "ar_needs_spectrum_x_nic"
 
 
+def test_the_nvue_snippet_names_the_leafs_ports_as_cumulus_does():
+    """GPU ports broken out 2 x 400G are swpNs0/swpNs1 after `link breakout 2x` (Cumulus
+    5.18, Switch Port Attributes); 800G uplinks keep their names; adaptive routing goes on
+    the ECMP (uplink) ports only."""
+    from selector.domain import DEFAULT_CATALOGUE, Answers, recommend
+
+    r6 = recommend(Answers(1024, nic_speed=400), DEFAULT_CATALOGUE).tuning  # 800G uplinks
+    lines = [line.text for line in r6.config]
+    assert lines[0] == "# Leaf: swp1-32 to the GPUs (2 ports each), swp33-64 to the spines"
+    assert lines[1] == "nv set interface swp1-32 link breakout 2x"
+    watchdog = next(t for t in lines if t.endswith("qos pfc-watchdog"))
+    ports = watchdog.split()[3].split(",")
+    assert ports[:2] == ["swp1s0-1", "swp2s0-1"] and ports[31] == "swp32s0-1"
+    assert ports[32:] == ["swp33-64"]
+    assert not any("swp1-64" in t for t in lines)
+    r7 = recommend(Answers(256, throughput_limited=True), DEFAULT_CATALOGUE).tuning  # 400G
+    lines = [line.text for line in r7.config]
+    assert "nv set interface swp33-64 link breakout 2x" in lines
+    ar = next(t for t in lines if t.endswith("router adaptive-routing state enabled")
+              and "interface" in t)
+    assert ar.split()[3].split(",")[0] == "swp33s0-1" and "swp1s0-1" not in ar
+    # Every line but the layout comment cites the document it comes from.
+    assert [line.citation is None for line in r7.config].count(True) == 1
+
+
 def test_sonic_profile_uses_its_own_values():
     t = tuning_profile("sonic", 800, uplink_gbps=800, cable_m=3,
                        switch_key="arista-7060x6-64pe")

@@ -29,7 +29,9 @@ def test_it_draws_groups_with_counts_at_any_scale(gpus):
     assert f"{size.links['gpu_leaf']:,} × {plan.port_gbps}G links" in svg
     assert (f"Core ×{size.core:,}" in svg) == (size.tiers == 3)
     assert (f"Spine ×{size.spine:,}" in svg) == (size.tiers >= 2)
-    assert (f"of {plan.plane_count} planes" in svg) == (plan.plane_count > 1)
+    assert (f"One of {plan.plane_count} identical planes" in svg) == (plan.plane_count > 1)
+    # One plane: the switch total in the corner (not a speed that reads as the leaves').
+    assert (f">{size.switches:,} switches<" in svg) == (plan.plane_count == 1)
     assert "style=" not in svg and "<script" not in svg
     height = int(re.search(r'viewBox="0 0 360 (\d+)"', svg).group(1))
     assert height < 400
@@ -38,7 +40,7 @@ def test_it_draws_groups_with_counts_at_any_scale(gpus):
 def test_a_redundant_pair_is_drawn_as_one_switch_per_plane():
     rec, svg = _svg(64)
     assert rec.recommended.plan.design == "switch-per-plane"
-    assert "Switch ×1" in svg and "One of 2 planes" in svg and "Spine" not in svg
+    assert "Switch ×1" in svg and "One of 2 identical planes" in svg and "Spine" not in svg
 
 
 def test_it_labels_the_rails_and_the_uplink_speed():
