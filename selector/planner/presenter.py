@@ -40,7 +40,7 @@ from selector.planner.services import snapshot_digest
 from selector.planner.words import money, num, watts
 
 # Bump when the plan's includes change their markup: cached result-page fragments carry it.
-MARKUP_VERSION = "3"
+MARKUP_VERSION = "7"
 # Answer fields in the order the wizard asks them.
 ANSWER_ORDER = ("gpus", "gpus_per_server", "workload", "throughput_limited", "budget",
                 "determinism", "nic_speed", "nics_per_server", "vendor", "distance")
@@ -141,6 +141,18 @@ class FabricView:
     @property
     def plan(self):
         return self.option.plan
+
+    @property
+    def switches_text(self) -> str:
+        return num(self.switches or 0)
+
+    @property
+    def modules_text(self) -> str:
+        return num(self.modules or 0)
+
+    @property
+    def cables_text(self) -> str:
+        return num(self.cables or 0)
 
     @cached_property
     def bom(self) -> list[BomRow]:
@@ -361,7 +373,7 @@ def _bom_rows(plan) -> list[BomRow]:
 
 def _bom_row(line: BomLine) -> BomRow:
     desc = line.description if is_english() else (line.description_zh or line.description)
-    reach = f"≤ {num(line.reach_m)} m" if line.reach_m else ""
+    reach = f"≤\u00a0{num(line.reach_m)}\u00a0m" if line.reach_m else ""  # never split
     item = f"{line.vendor} {line.model}" if line.vendor not in ("", "—") else line.model
     return BomRow(
         tier=line.tier, tier_label=words.tier_label(line.tier, line.end), kind=line.kind,
@@ -378,8 +390,12 @@ def _switch_text(option: FabricOption) -> tuple[str, str]:
     if plan is None:
         return "", ""
     switch = plan.switch
-    detail = _("%(ports)s × %(speed)sG (%(asic)s)") % {
-        "ports": switch.ports, "speed": switch.port_speed_gbps, "asic": switch.asic}
+    chip = switch.asic.split(" ", 1)[-1]  # "NVIDIA Spectrum-4" -> "Spectrum-4"
+    if chip and chip in switch.model:  # the model's name already says it
+        detail = f"{switch.ports} × {switch.port_speed_gbps}G"
+    else:
+        detail = _("%(ports)s × %(speed)sG (%(asic)s)") % {
+            "ports": switch.ports, "speed": switch.port_speed_gbps, "asic": switch.asic}
     if plan.port_gbps != switch.port_speed_gbps:
         detail += " · " + _("GPU ports %(count)s × %(speed)sG by breakout") % {
             "count": switch.ports * (switch.port_speed_gbps // plan.port_gbps),
