@@ -43,6 +43,15 @@ def assert_no_internal_path(text: str, where: str):
     assert match is None, f"{where}: {text[max(0, match.start() - 60):match.end() + 60]!r}"
 
 
+def assert_no_internal_jsonld(html: str, where: str, required: bool = False):
+    """The schema.org markup is customer-facing too (search engines show it)."""
+    scripts = re.findall(r'<script type="application/ld\+json">(.*?)</script>', html, re.S)
+    assert scripts or not required, where
+    for script in scripts:
+        assert_no_internal_path(json.dumps(json.loads(script), ensure_ascii=False),
+                                f"JSON-LD of {where}")
+
+
 def test_the_check_catches_an_internal_path():
     with pytest.raises(AssertionError):
         assert_no_internal_path("Source: shared/docs/domain.md §3", "test")
@@ -81,6 +90,7 @@ def test_result_pages_show_no_internal_path(client, content, case, language):
     prefix = "" if language == "zh-hans" else "/en"
     html = client.get(f"{prefix}/wizard/r/{token}/").content.decode()
     assert_no_internal_path(visible(html), f"result page {case} {language}")
+    assert_no_internal_jsonld(html, f"result page {case} {language}")
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: "-".join(f"{v}" for v in c.values()))
@@ -91,7 +101,25 @@ def test_api_and_report_show_no_internal_path(client, content, case):
         body = client.get("/api/recommend", params, HTTP_ACCEPT_LANGUAGE=lang).json()
         assert_no_internal_path(json.dumps(body, ensure_ascii=False), f"API {case} {lang}")
         data = sample_report(lang, "roce", answers=Answers(**case))
-        assert_no_internal_path(visible(render_html(data, web=True)), f"report {case} {lang}")
+        html = render_html(data, web=True)
+        assert_no_internal_path(visible(html), f"report {case} {lang}")
+        assert_no_internal_jsonld(html, f"report {case} {lang}", required=True)
+
+
+@pytest.mark.parametrize("case", CASES[2:4] + CASES[5:6],
+                         ids=lambda c: "-".join(f"{v}" for v in c.values()))
+def test_the_pdf_and_its_attachment_show_no_internal_path(content, case):
+    from io import BytesIO
+
+    from pypdf import PdfReader
+
+    from selector.reports.render import JSONLD_NAME, render_pdf_document
+    from tests.reports.conftest import pdf_text
+
+    pdf = render_pdf_document(sample_report("zh-hans", "roce", answers=Answers(**case)))
+    assert_no_internal_path(pdf_text(pdf.content), f"PDF {case}")
+    attachment = PdfReader(BytesIO(pdf.content)).attachments[JSONLD_NAME][0].decode()
+    assert_no_internal_path(attachment, f"PDF attachment {case}")
 
 
 def test_every_number_in_the_plan_comes_with_a_source(content):
@@ -141,3 +169,10 @@ def test_faq_answers_say_what_nvlink_spans_and_label_the_cost_estimate(content):
     assert "does not span separate HGX/DGX servers" in small.answer_en
     faster = FaqEntry.objects.get(slug="which-is-faster")
     assert "估算" in faster.answer_zh and "estimate" in faster.answer_en
+
+
+@pytest.mark.parametrize("path", ["/", "/faq/", "/compare/", "/en/", "/en/faq/", "/en/compare/"])
+def test_public_pages_and_their_markup_show_no_internal_path(client, content, path):
+    html = client.get(path).content.decode()
+    assert_no_internal_path(visible(html), path)
+    assert_no_internal_jsonld(html, path, required=True)
