@@ -7,7 +7,7 @@ The initial rows live in ``fixtures/content.json`` (loaded by ``manage.py load_c
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError
-from django.db import models
+from django.db import connection, models
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
@@ -320,12 +320,7 @@ class Switch(SourceFields):
         """The active switches and parts as the planner's Catalogue, built (and its version
         digested) once per process for each content of the rows: the stamp is every column
         of every active row, so even a bulk update that leaves updated_at alone is seen."""
-        stamp = repr((
-            list(cls.objects.filter(is_active=True).values_list(
-                *[f.attname for f in cls._meta.concrete_fields])),
-            list(Part.objects.filter(is_active=True).values_list(
-                *[f.attname for f in Part._meta.concrete_fields])),
-        ))
+        stamp = _catalogue_stamp(cls, Part)
         cached = _CATALOGUES.get(stamp)
         if cached is None:
             cached = Catalogue(
@@ -338,6 +333,22 @@ class Switch(SourceFields):
 
 
 _CATALOGUES: dict[str, Catalogue] = {}
+
+
+def _catalogue_stamp(*tables: type[models.Model]) -> str:
+    """Every column of every active row of ``tables``. On PostgreSQL the database digests
+    the rows' text in one query (~0.4 ms; reading and repr-ing them here took ~2 ms of
+    every wizard result); elsewhere the rows themselves."""
+    if connection.vendor == "postgresql":
+        qn = connection.ops.quote_name
+        parts = ", ".join(
+            f"(SELECT md5(coalesce(string_agg(t::text, '|' ORDER BY t.id), '')) "
+            f"FROM {qn(model._meta.db_table)} t WHERE t.is_active)" for model in tables)
+        with connection.cursor() as cursor:
+            cursor.execute(f"SELECT {parts}")  # noqa: S608 - table names from the models
+            return repr(cursor.fetchone())
+    return repr([list(model.objects.filter(is_active=True).values_list(
+        *[f.attname for f in model._meta.concrete_fields])) for model in tables])
 
 
 class Part(SourceFields):

@@ -172,3 +172,15 @@ def test_the_cached_result_markup_follows_comparison_edits(client, content):
     row.infiniband_en = "Higher, by our estimate"
     row.save()
     assert "Higher, by our estimate" in client.get(url).content.decode()
+
+
+@pytest.mark.parametrize("change", [
+    {"priority": 7}, {"power_w": 1500}, {"more_sources": []}, {"is_active": False}])
+def test_the_live_catalogue_follows_any_edit_even_a_bulk_update(content, change):
+    """The process keeps one Catalogue per state of the rows; a queryset update() (no
+    updated_at, no signal) still makes a new one (the stamp covers every column)."""
+    before = Switch.catalogue()
+    assert Switch.catalogue() is before  # unchanged rows: the same object
+    Switch.objects.filter(key="nvidia-sn5600").update(**change)
+    after = Switch.catalogue()
+    assert after is not before and after.version != before.version
