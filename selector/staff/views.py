@@ -529,9 +529,14 @@ def _lead_context(request, lead: Lead, **extra) -> dict:
     # same numbers as the customer's PDF and its JSON-LD.
     vm = present(lead_recommendation(lead), company=company(), id_prefix="lead")
     now = timezone.now()
+    # The other lead of each flag as the card shows it (not its sizing snapshot).
+    shown = ("public_id", "report_number", "name", "company")
     flags = list(DuplicateFlag.objects.filter(
         Q(lead=lead) | Q(other=lead), dismissed_at__isnull=True)
-        .select_related("lead", "other").order_by("-created_at")[:10])
+        .select_related("lead", "other")
+        .only("lead_id", "other_id", "reasons", "similarity", "created_at",
+              *(f"{side}__{name}" for side in ("lead", "other") for name in shown))
+        .order_by("-created_at")[:10])
     duplicates = [{"flag": f, "lead": f.other if f.lead_id == lead.pk else f.lead,
                    "reasons": [str(MATCH_LABELS.get(r, r)) for r in f.reasons],
                    "similarity": f.similarity} for f in flags]

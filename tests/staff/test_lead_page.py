@@ -194,3 +194,19 @@ def test_the_plan_block_is_cached_per_language_and_snapshot(client, sales, lead)
     assert present(lead_recommendation(twin)).fragment_key == \
         present(lead_recommendation(lead)).fragment_key
     assert plan(page(twin)) == zh and plan(page(lead)) == zh and plan(page(twin, "/en")) == en
+
+
+def test_the_duplicates_card_reads_only_what_it_shows(client, manager):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from selector.leads.models import DuplicateFlag
+
+    lead, other = make_lead(), make_lead(name="另一个", sizing={"big": "x" * 1000})
+    DuplicateFlag.objects.create(lead=lead, other=other, reasons=["phone"])
+    login(client, manager)
+    with CaptureQueriesContext(connection) as ctx:
+        page = client.get(f"/staff/leads/{lead.public_id}/").content.decode()
+    assert other.report_number in page and "另一个" in page
+    flag_sql = [q["sql"] for q in ctx.captured_queries if "leads_duplicateflag" in q["sql"]]
+    assert flag_sql and not any('"sizing"' in sql or '"answers"' in sql for sql in flag_sql)
