@@ -117,7 +117,8 @@ def run():
     yield f"staff_list_deep_page_p95{suffix}", p95_of(deep), "ms"
 
     # The lead page: 40 leads spread over the table (owned, unassigned, won, lost ...).
-    sample = list(Lead.objects.order_by("?").values_list("public_id", flat=True)[:40])
+    sample = list(Lead.objects.filter(merged_into__isnull=True).order_by("?")
+                  .values_list("public_id", flat=True)[:40])
     yield (f"staff_lead_page_p95{suffix}",
            p95_of([f"/staff/leads/{pid}/" for pid in sample]), "ms")
 
