@@ -173,7 +173,7 @@ def _choose(parts: Sequence[PartSpec], technology: str, vendor_key: str, gbps: i
     matching optics (same medium at both ends) and their fibre."""
     usable = [p for p in parts if p.fits(technology) and p.reach_m >= reach
               and (not p.fits_vendor or p.fits_vendor == vendor_key)]
-    options: list[tuple[tuple, _Option]] = []
+    options: list[tuple[tuple[int, int, float], _Option]] = []
     end = "switch-nic" if far == "nic" else "switch-switch"
     for cable in usable:
         if cable.kind == "cable" and cable.end == end and cable.medium in ("dac", "acc") \
@@ -182,6 +182,7 @@ def _choose(parts: Sequence[PartSpec], technology: str, vendor_key: str, gbps: i
     for module in usable:
         if module.kind != "module" or module.end != "switch" or not _per_module(module, gbps):
             continue
+        fars: list[PartSpec | None]
         if far == "nic":
             fars = [m for m in usable if m.kind == "module" and m.end == "nic"
                     and m.medium == module.medium and m.link_gbps == gbps and m.nic == nic]
@@ -204,20 +205,18 @@ def _choose(parts: Sequence[PartSpec], technology: str, vendor_key: str, gbps: i
 
 class _Lines:
     def __init__(self) -> None:
-        self.lines: dict[tuple[str, str, str], list] = {}
+        self.lines: dict[tuple[str, str, str], tuple[PartSpec, int]] = {}
 
-    def add(self, part: PartSpec, tier: str, count: int, reach: int, end: str = "") -> None:
+    def add(self, part: PartSpec, tier: str, count: int, end: str = "") -> None:
         if count <= 0:
             return
         key = (part.key, tier, end)
-        if key in self.lines:
-            self.lines[key][1] += count
-        else:
-            self.lines[key] = [part, count, reach, end]
+        counted = self.lines.get(key)
+        self.lines[key] = (part, count + (counted[1] if counted else 0))
 
     def result(self) -> list[BomLine]:
         out = []
-        for (key, tier, end), (part, count, _reach, _) in self.lines.items():
+        for (key, tier, end), (part, count) in self.lines.items():
             out.append(BomLine(key=key, kind=part.kind, tier=tier, vendor=part.vendor,
                                model=part.model, count=count, power_w=part.power_w,
                                reach_m=part.reach_m, source=part.source,
@@ -227,7 +226,7 @@ class _Lines:
 
 
 def bill_of_materials(plan: FabricPlan, parts: Sequence[PartSpec]
-                      ) -> tuple[list[BomLine], list[dict]]:
+                      ) -> tuple[list[BomLine], list[dict[str, Any]]]:
     """BOM lines for ``plan`` and, for each tier no catalogue part can build, a dict
     ``{"tier", "gbps", "reach_m"}`` (the pages say our engineers specify those parts)."""
     technology = plan.switch.technology
@@ -237,7 +236,7 @@ def bill_of_materials(plan: FabricPlan, parts: Sequence[PartSpec]
                      model=switch.model, count=plan.switches, power_w=switch.power_w,
                      reach_m=None, source=switch.source)]
     acc = _Lines()
-    missing: list[dict] = []
+    missing: list[dict[str, Any]] = []
     gpu_reach = min(plan.reach_m, GPU_REACH_MAX_M)
     nic = "cx8-eth" if plan.ports_per_nic == 2 else "osfp"
     tiers = [("gpu", plan.port_gbps, gpu_reach, "nic")]
@@ -262,34 +261,33 @@ def bill_of_materials(plan: FabricPlan, parts: Sequence[PartSpec]
             else:
                 near = [(1, up) for _, up in size.spine_ports()]
                 far_ports = [(1, p) for p in size.core_ports()]
-            _count(acc, option, tier, gbps, reach, far, count, near, far_ports)
+            _count(acc, option, tier, gbps, far, count, near, far_ports)
     return lines + acc.result(), missing
 
 
-def _count(acc: _Lines, option: _Option, tier: str, gbps: int, reach: int, far: str,
+def _count(acc: _Lines, option: _Option, tier: str, gbps: int, far: str,
            planes: int, near: list[tuple[int, int]], far_ports: list[tuple[int, int]]) -> None:
     if option.switch_module is None:  # copper: one cable per `links` links on the near switch
         cable = option.cable
         assert cable is not None
         per = _per_module(cable, gbps)
-        acc.add(cable, tier, planes * sum(n * _ceil_div(ports, per) for n, ports in near),
-                reach)
+        acc.add(cable, tier, planes * sum(n * _ceil_div(ports, per) for n, ports in near))
         return
     module = option.switch_module
     per = _per_module(module, gbps)
-    acc.add(module, tier, planes * sum(n * _ceil_div(ports, per) for n, ports in near), reach,
+    acc.add(module, tier, planes * sum(n * _ceil_div(ports, per) for n, ports in near),
             "switch")
     assert option.cable is not None
     if far == "nic":
         if option.far_module is not None:
             acc.add(option.far_module, tier, planes * sum(ports for _, ports in far_ports),
-                    reach, "nic")
+                    "nic")
     else:
+        assert option.far_module is not None  # switch to switch: the same module both ends
         acc.add(option.far_module, tier,
-                planes * sum(n * _ceil_div(ports, per) for n, ports in far_ports), reach,
-                "switch")
+                planes * sum(n * _ceil_div(ports, per) for n, ports in far_ports), "switch")
     acc.add(option.cable, tier,
-            planes * sum(n * _fibres(option.cable, ports, gbps) for n, ports in near), reach)
+            planes * sum(n * _fibres(option.cable, ports, gbps) for n, ports in near))
 
 
 def cost_of(lines: Sequence[BomLine], prices: Prices) -> Cost:

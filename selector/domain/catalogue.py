@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -247,7 +247,8 @@ class Catalogue:
                              sort_keys=True)
         return hashlib.sha256(payload.encode()).hexdigest()[:12]
 
-    def __iter__(self):  # a Catalogue reads like the plain switch sequence it replaced
+    def __iter__(self) -> Iterator[SwitchSpec]:
+        # A Catalogue reads like the plain switch sequence it replaced.
         return iter(self.switches)
 
     def __len__(self) -> int:

@@ -22,10 +22,10 @@ R7    otherwise                                            roce-v2-400g
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from enum import Enum, StrEnum
-from typing import Any
+from typing import Any, TypeIs
 
 __all__ = [
     "ENGINE_VERSION",
@@ -133,7 +133,7 @@ class InvalidAnswers(ValueError):
         super().__init__(f"invalid answers ({detail})")
 
 
-def _is_int(value: object) -> bool:
+def _is_int(value: object) -> TypeIs[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -182,7 +182,7 @@ def _clean_optional_int(value: object, lo: int, hi: int) -> tuple[object, str | 
     return _clean_int(value, lo, hi)
 
 
-def _clean_str_choice(value: object, choices) -> tuple[object, str | None]:
+def _clean_str_choice(value: object, choices: Collection[str]) -> tuple[object, str | None]:
     if value is None:
         return value, "required"
     if not isinstance(value, str):
@@ -192,7 +192,7 @@ def _clean_str_choice(value: object, choices) -> tuple[object, str | None]:
     return value, None
 
 
-_CLEANERS = {
+_CLEANERS: dict[str, Callable[[object], tuple[object, str | None]]] = {
     "gpus": lambda v: _clean_int(v, GPUS_MIN, GPUS_MAX),
     "gpus_per_server": lambda v: _clean_int(v, GPS_MIN, GPS_MAX),
     "workload": lambda v: _clean_choice(v, Workload),
@@ -314,7 +314,7 @@ class Reason:
     """A machine-readable reason; the Django layer renders ``key`` as a sentence."""
 
     key: str
-    params: dict = dataclasses.field(default_factory=dict)
+    params: dict[str, Any] = dataclasses.field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return {"key": self.key, "params": dict(self.params)}

@@ -77,7 +77,7 @@ class Note:
     """A fact about the plan the pages put into words (``key`` with its ``params``)."""
 
     key: str
-    params: dict = field(default_factory=dict)
+    params: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return {"key": self.key, "params": dict(self.params)}
@@ -359,15 +359,15 @@ def _size_notes(sizes: list[FabricSize]) -> list[Note]:
 
 
 def _group(sizes: list[FabricSize]) -> tuple[tuple[int, FabricSize], ...]:
-    groups: list[list] = []
+    distinct: list[FabricSize] = []  # FabricSize holds a dict: equal, not hashable
+    counts: list[int] = []
     for size in sizes:
-        for group in groups:
-            if group[1] == size:
-                group[0] += 1
-                break
+        if size in distinct:
+            counts[distinct.index(size)] += 1
         else:
-            groups.append([1, size])
-    return tuple((count, size) for count, size in groups)
+            distinct.append(size)
+            counts.append(1)
+    return tuple(zip(counts, distinct, strict=True))
 
 
 def _sized(switch: SwitchSpec, fabric: Fabric, ports: list[int], ports_per_nic: int,
@@ -417,7 +417,7 @@ def _build(fabric: Fabric, switch: SwitchSpec, answers: Answers, catalogue: Cata
                          "cost": cost})
 
 
-def _rank(plan: FabricPlan) -> tuple:
+def _rank(plan: FabricPlan) -> tuple[int, float, int, str]:
     power = plan.switch.power_w
     return (plan.switches, plan.switches * power if power is not None else float("inf"),
             plan.switch.priority, plan.switch.key)

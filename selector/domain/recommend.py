@@ -176,8 +176,8 @@ _SOURCE_KEYS = frozenset({"title", "url", "date", "title_zh"})
 
 
 def _compact(data: dict[str, Any]) -> dict[str, Any]:
-    sources: list[dict] = []
-    index: dict[tuple, int] = {}
+    sources: list[dict[str, Any]] = []
+    index: dict[tuple[Any, ...], int] = {}
 
     def walk(value: Any) -> Any:
         if isinstance(value, dict):
@@ -192,7 +192,7 @@ def _compact(data: dict[str, Any]) -> dict[str, Any]:
             return [walk(v) for v in value]
         return value
 
-    out = walk(data)
+    out: dict[str, Any] = walk(data)
     out["sources"] = sources
     return out
 
@@ -209,7 +209,8 @@ def _expand(data: dict[str, Any]) -> dict[str, Any]:
             return [walk(v) for v in value]
         return value
 
-    return walk({k: v for k, v in data.items() if k != "sources"})
+    expanded: dict[str, Any] = walk({k: v for k, v in data.items() if k != "sources"})
+    return expanded
 
 
 def _option(fabric: Fabric, answers: Answers, catalogue: Catalogue,

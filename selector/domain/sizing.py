@@ -161,7 +161,7 @@ class FabricSize:
     spine: int
     core: int
     switches: int
-    links: dict
+    links: dict[str, int]
     transceiver_ends: int
     radix: int
     oversubscription: int

@@ -140,7 +140,7 @@ class ConfigLine:
 @dataclass(frozen=True)
 class Warn:
     key: str
-    params: dict = field(default_factory=dict)
+    params: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return {"key": self.key, "params": dict(self.params)}
