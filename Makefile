@@ -25,7 +25,7 @@ help:
 	@echo "make bench  - print the benchmark figures"
 	@echo "make serve-prod - gunicorn + task worker with production settings on PostgreSQL"
 	@echo "make scale-test - two app servers behind HAProxy: shared state and fail-over"
-	@echo "make lint   - ruff"
+	@echo "make lint   - ruff and mypy"
 	@echo "make messages - list strings that lack a Chinese translation"
 
 install: system-deps $(VENV)/.installed $(MO_FILES)
@@ -99,8 +99,10 @@ BENCH_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/selector_bench
 bench: install-dev
 	DATABASE_URL=$(BENCH_DATABASE_URL) TEST_DATABASE_NAME=test_selector_bench DB_POOL=0 $(PY) bench/run.py
 
+# ruff, then mypy (configured in pyproject.toml: strict on selector/domain and selector/core).
 lint: install-dev
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
 
 fmt: install-dev
 	$(VENV)/bin/ruff check --fix .

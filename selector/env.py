@@ -7,6 +7,8 @@ parsed, so a typo in a deployment fails at start-up instead of at the first requ
 from __future__ import annotations
 
 import os
+from pathlib import Path
+from typing import Any, overload
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 from django.core.exceptions import ImproperlyConfigured
@@ -15,6 +17,10 @@ _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off", ""}
 
 
+@overload
+def env_str(name: str, default: str) -> str: ...
+@overload
+def env_str(name: str, default: None = None) -> str | None: ...
 def env_str(name: str, default: str | None = None) -> str | None:
     value = os.environ.get(name)
     return default if value is None else value
@@ -56,7 +62,7 @@ def env_list(name: str, default: list[str] | None = None) -> list[str]:
     return [item.strip() for item in value.split(",") if item.strip()]
 
 
-def parse_database_url(url: str, *, base_dir) -> dict:
+def parse_database_url(url: str, *, base_dir: Path) -> dict[str, Any]:
     """Turn ``postgres://user:pass@host:port/name?opt=v`` or ``sqlite:///path`` into
     a Django DATABASES entry."""
     parts = urlsplit(url)

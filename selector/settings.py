@@ -4,6 +4,7 @@ environment variables through the typed helpers in ``selector.env``; see README.
 """
 
 from pathlib import Path
+from typing import Any, Literal
 
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
@@ -125,6 +126,7 @@ SILENCED_SYSTEM_CHECKS = ["models.W040"]
 # selector_cache, created by a migration); local memory only with DEBUG on (one runserver
 # process). With DEBUG off a process-local cache refuses to start (selector.core.apps).
 REDIS_URL = env_str("REDIS_URL")
+CACHES: dict[str, dict[str, Any]]
 if REDIS_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
                           "LOCATION": REDIS_URL}}
@@ -153,7 +155,7 @@ USE_I18N = True
 USE_TZ = True
 LANGUAGE_COOKIE_SECURE = not DEBUG
 LANGUAGE_COOKIE_HTTPONLY = True
-LANGUAGE_COOKIE_SAMESITE = "Lax"
+LANGUAGE_COOKIE_SAMESITE: Literal["Lax"] = "Lax"  # typed as set_cookie() takes it
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
@@ -189,7 +191,7 @@ SECURE_REFERRER_POLICY = "strict-origin-when-cross-origin"
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 # Browser features no page of the site uses, refused for the page and every frame
 # (selector.core.middleware.PermissionsPolicyMiddleware); feature -> allowed origins.
-PERMISSIONS_POLICY = {feature: [] for feature in (
+PERMISSIONS_POLICY: dict[str, list[str]] = {feature: [] for feature in (
     "accelerometer", "autoplay", "browsing-topics", "camera", "display-capture",
     "geolocation", "gyroscope", "hid", "magnetometer", "microphone", "midi", "payment",
     "publickey-credentials-get", "screen-wake-lock", "serial", "usb", "xr-spatial-tracking",

@@ -10,9 +10,10 @@ so crawlers and bookmarks create no session; the wizard then records its own lan
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from urllib.parse import urlsplit
 
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponseBase
 
 VISIT_KEY = "visit"
 UTM_FIELDS = ("utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content")
@@ -75,9 +76,9 @@ def visit_source(request: HttpRequest) -> dict[str, str]:
 
 
 class VisitAttributionMiddleware:
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request: HttpRequest):
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
         capture(request)
         return self.get_response(request)

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import base64
 import pickle
+from datetime import datetime
+from typing import Any
 
 from django.core.cache.backends.base import BaseCache
 from django.core.cache.backends.db import BaseDatabaseCache
@@ -18,6 +20,7 @@ from django.core.cache.backends.db import DatabaseCache as DjangoDatabaseCache
 from django.core.cache.backends.memcached import BaseMemcachedCache
 from django.core.cache.backends.redis import RedisCache
 from django.db import connections, models, router, transaction
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.utils.module_loading import import_string
 from django.utils.timezone import now as tz_now
 
@@ -25,7 +28,7 @@ SHARED_BACKENDS: tuple[type[BaseCache], ...] = (RedisCache, BaseDatabaseCache,
                                                  BaseMemcachedCache)
 
 
-def process_local_caches(caches: dict) -> list[str]:
+def process_local_caches(caches: dict[str, dict[str, Any]]) -> list[str]:
     """Aliases in ``caches`` (settings.CACHES) whose backend is not shared between
     processes: local memory, dummy (no cache at all) or files on one machine."""
     local = []
@@ -45,12 +48,13 @@ class DatabaseCache(DjangoDatabaseCache):
     (SELECT ... FOR UPDATE on PostgreSQL) while it is read and rewritten, and its expiry
     is kept, as Redis's INCR does."""
 
-    def incr(self, key, delta=1, version=None):
+    def incr(self, key: Any, delta: int = 1, version: int | None = None) -> int:
         key = self.make_and_validate_key(key, version=version)
         db = router.db_for_write(self.cache_model_class)
         connection = connections[db]
         quote_name = connection.ops.quote_name
-        table, k, v, e = (quote_name(n) for n in (self._table, "cache_key", "value", "expires"))
+        table, k, v, e = (quote_name(n) for n in (
+            self.cache_model_class._meta.db_table, "cache_key", "value", "expires"))
         lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
         with transaction.atomic(using=db), connection.cursor() as cursor:
             cursor.execute(f"SELECT {v}, {e} FROM {table} WHERE {k} = %s{lock}", [key])  # noqa: S608
@@ -58,15 +62,16 @@ class DatabaseCache(DjangoDatabaseCache):
             if row is None or self._expired(connection, row[1]):
                 raise ValueError(f"Key '{key}' not found")
             stored = connection.ops.process_clob(row[0])
-            value = pickle.loads(base64.b64decode(stored.encode(), validate=True)) + delta  # noqa: S301
+            value: int = pickle.loads(base64.b64decode(stored.encode(), validate=True)) + delta  # noqa: S301
             encoded = base64.b64encode(pickle.dumps(value, self.pickle_protocol)).decode("latin1")
             cursor.execute(f"UPDATE {table} SET {v} = %s WHERE {k} = %s", [encoded, key])  # noqa: S608
         return value
 
     @staticmethod
-    def _expired(connection, expires) -> bool:
+    def _expired(connection: BaseDatabaseWrapper, stored: object) -> bool:
         expression = models.Expression(output_field=models.DateTimeField())
         for converter in (connection.ops.get_db_converters(expression)
                           + expression.get_db_converters(connection)):
-            expires = converter(expires, expression, connection)
-        return expires < tz_now()
+            stored = converter(stored, expression, connection)
+        assert isinstance(stored, datetime)
+        return stored < tz_now()

@@ -10,11 +10,12 @@ from __future__ import annotations
 import contextlib
 import logging
 import sys
+from collections.abc import Callable
 
 from django.conf import settings
 from django.core.cache import cache
 from django.db import DatabaseError, InterfaceError, OperationalError
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.template import loader
 from django.urls import reverse
 from django.utils import translation
@@ -53,7 +54,7 @@ def _cache_uses_the_database() -> bool:
     return "DatabaseCache" in settings.CACHES.get("default", {}).get("BACKEND", "")
 
 
-def _company_channels(status: int):
+def _company_channels(status: int) -> CompanyProfile | None:
     """An unsaved CompanyProfile holding only the contact channels, or None."""
     values = None
     outage = status == 503
@@ -74,7 +75,7 @@ def _company_channels(status: int):
 
 
 def error_response(request: HttpRequest | None, status: int, *, retry: bool = False,
-                   headers: dict | None = None) -> HttpResponse:
+                   headers: dict[str, str] | None = None) -> HttpResponse:
     title, message = PAGES[status]
     language = translation.get_language() or "zh-hans"
     try:
@@ -95,19 +96,20 @@ def error_response(request: HttpRequest | None, status: int, *, retry: bool = Fa
     return response
 
 
-def bad_request(request, exception=None):
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     return error_response(request, 400)
 
 
-def permission_denied(request, exception=None):
+def permission_denied(request: HttpRequest, exception: Exception | None = None
+                      ) -> HttpResponse:
     return error_response(request, 403)
 
 
-def page_not_found(request, exception=None):
+def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     return error_response(request, 404)
 
 
-def server_error(request):
+def server_error(request: HttpRequest) -> HttpResponse:
     # Also reached for exceptions raised in middleware (e.g. saving the session while the
     # database restarts): a database outage is still a 503, not a 500.
     if isinstance(sys.exc_info()[1], (OperationalError, InterfaceError)):
@@ -115,11 +117,12 @@ def server_error(request):
     return error_response(request, 500, retry=True)
 
 
-def csrf_failure(request, reason=""):
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     return error_response(request, 403)
 
 
-def too_many_requests(request, retry_after: int | None = None):
+def too_many_requests(request: HttpRequest | None, retry_after: int | None = None
+                      ) -> HttpResponse:
     headers = {"Retry-After": str(retry_after)} if retry_after else None
     return error_response(request, 429, retry=True, headers=headers)
 
@@ -129,13 +132,14 @@ class DatabaseUnavailableMiddleware:
     the 503 page with Retry-After instead of a 500. The transaction of the failed request
     is rolled back by Django, so no half-written row is left behind."""
 
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
         return self.get_response(request)
 
-    def process_exception(self, request, exception):
+    def process_exception(self, request: HttpRequest, exception: Exception
+                          ) -> HttpResponse | None:
         if isinstance(exception, (OperationalError, InterfaceError)):
             logger.warning("database unavailable: %s on %s %s", type(exception).__name__,
                            request.method, request.path)

@@ -7,6 +7,8 @@ translated text for pages, the API, e-mails and the PDF.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -175,22 +177,27 @@ def reason_text(reason: Reason) -> str:
     return str(_REASONS[reason.key]) % params
 
 
+def _whole(value: object) -> int:
+    """An answer's number, stored as an int (or its digits, as a form posts them)."""
+    return value if isinstance(value, int) else int(str(value))
+
+
 def value_label(field: str, value: object) -> str:
-    """The human label of one answer value."""
+    """The human label of one answer value (a StrEnum member's str() is its value)."""
     if field == "workload":
-        return str(WORKLOAD_LABELS[Workload(value)])
+        return str(WORKLOAD_LABELS[Workload(str(value))])
     if field == "budget":
-        return str(BUDGET_LABELS[Budget(value)])
+        return str(BUDGET_LABELS[Budget(str(value))])
     if field == "determinism":
-        return str(DETERMINISM_LABELS[Determinism(value)])
+        return str(DETERMINISM_LABELS[Determinism(str(value))])
     if field == "nic_speed":
         if value in (None, ""):  # what the plan then assumes (decision.DEFAULT_NIC_SPEED)
             return _("Not sure (planned at %(speed)sG)") % {"speed": DEFAULT_NIC_SPEED}
-        return str(NIC_SPEED_LABELS[value])
+        return str(NIC_SPEED_LABELS[_whole(value)])
     if field == "throughput_limited":
         return str(BOOL_LABELS[bool(value)])
     if field == "nics_per_server":
-        return nics_label(value if value in (None, "") else int(value))
+        return nics_label(None if value in (None, "") else _whole(value))
     if field == "vendor":
         return str(VENDOR_LABELS.get(str(value), value))
     if field == "distance":
@@ -203,9 +210,9 @@ def value_label(field: str, value: object) -> str:
 def _what_if_condition(field: str, value: object) -> str:
     """The changed answer as a clause a person would write ("with 1,024 GPUs"), not
     "if <label> were <value>"."""
-    value = getattr(value, "value", value)
+    value = getattr(value, "value", value)  # an enum member: its value
     if field == "gpus":
-        return _("With %(gpus)s GPUs") % {"gpus": f"{int(value):,}"}
+        return _("With %(gpus)s GPUs") % {"gpus": f"{_whole(value):,}"}
     if field == "gpus_per_server":
         return _("With %(n)s GPUs per server") % {"n": value}
     if field == "workload":
@@ -213,13 +220,13 @@ def _what_if_condition(field: str, value: object) -> str:
             "training": _("If the cluster were for training"),
             "inference": _("If the cluster were for inference"),
             "mixed": _("If the cluster were for training and inference"),
-        }.get(value, "") or _what_if_generic(field, value)
+        }.get(str(value), "") or _what_if_generic(field, value)
     if field == "budget":
         return {
             "sensitive": _("With a cost-sensitive budget"),
             "balanced": _("With a balanced budget"),
             "performance": _("With a performance-first budget"),
-        }.get(value, "") or _what_if_generic(field, value)
+        }.get(str(value), "") or _what_if_generic(field, value)
     if field == "determinism":
         return (_("If you needed strict determinism") if value == "strict"
                 else _("Without a strict determinism requirement"))
@@ -250,7 +257,7 @@ def what_if_text(item: WhatIf) -> str:
     }
 
 
-def decision_texts(decision: Decision) -> dict:
+def decision_texts(decision: Decision) -> dict[str, Any]:
     """The translated words for one decision, as used by the API and the pages."""
     return {
         "recommendation_label": fabric_label(decision.recommendation),

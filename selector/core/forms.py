@@ -1,7 +1,12 @@
 """Form fields shared by the API and the wizard, so both refuse the same input with the
 same translated messages."""
 
+from __future__ import annotations
+
 import re
+from collections.abc import Mapping
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.utils.functional import lazy
@@ -26,6 +31,9 @@ from selector.domain import (
 )
 from selector.domain.sizing import OVERSUB_MAX, OVERSUB_MIN, RADIX_MAX, RADIX_MIN
 
+if TYPE_CHECKING:  # a development dependency (django-stubs)
+    from django_stubs_ext import StrOrPromise
+
 TRUE_VALUES = {"true", "1", "yes", "on"}
 FALSE_VALUES = {"false", "0", "no", "off"}
 
@@ -46,7 +54,7 @@ def parse_whole_number(raw: object) -> int | None:
 class WholeNumberField(forms.IntegerField):
     """An IntegerField that parses with ``parse_whole_number`` (API and wizard alike)."""
 
-    def to_python(self, value):
+    def to_python(self, value: Any) -> int | None:
         if value in self.empty_values or (isinstance(value, str) and not value.strip(
                 " \t\u3000")):
             return None
@@ -58,7 +66,8 @@ class WholeNumberField(forms.IntegerField):
         return number
 
 
-def _int_field(label, lo, hi, *, required=True, initial=None):
+def _int_field(label: StrOrPromise, lo: int, hi: int, *, required: bool = True,
+               initial: int | None = None) -> WholeNumberField:
     return WholeNumberField(
         label=label, min_value=lo, max_value=hi, required=required, initial=initial,
         error_messages={
@@ -70,15 +79,16 @@ def _int_field(label, lo, hi, *, required=True, initial=None):
     )
 
 
-def gpus_field():
+def gpus_field() -> WholeNumberField:
     return _int_field(_("Total GPUs"), GPUS_MIN, GPUS_MAX)
 
 
-def gpus_per_server_field(required=False):
+def gpus_per_server_field(required: bool = False) -> WholeNumberField:
     return _int_field(_("GPUs per server"), GPS_MIN, GPS_MAX, required=required, initial=8)
 
 
-def _choice_field(label, labels, required=True):
+def _choice_field[E: StrEnum](label: StrOrPromise, labels: Mapping[E, StrOrPromise],
+                               required: bool = True) -> forms.ChoiceField:
     return forms.ChoiceField(
         label=label, required=required, choices=[(k.value, v) for k, v in labels.items()],
         error_messages={
@@ -88,15 +98,15 @@ def _choice_field(label, labels, required=True):
     )
 
 
-def workload_field():
+def workload_field() -> forms.ChoiceField:
     return _choice_field(_("Workload"), WORKLOAD_LABELS)
 
 
-def budget_field():
+def budget_field() -> forms.ChoiceField:
     return _choice_field(_("Budget"), BUDGET_LABELS)
 
 
-def determinism_field():
+def determinism_field() -> forms.ChoiceField:
     return _choice_field(_("Determinism"), DETERMINISM_LABELS)
 
 
@@ -105,7 +115,7 @@ class StrictBooleanField(forms.Field):
 
     default_error_messages = {"invalid": _("Enter true or false.")}
 
-    def to_python(self, value):
+    def to_python(self, value: Any) -> bool:
         if value in (None, ""):
             return False
         if isinstance(value, bool):
@@ -119,7 +129,7 @@ class StrictBooleanField(forms.Field):
 
 
 class NicSpeedField(forms.TypedChoiceField):
-    def __init__(self, **kwargs):
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(
             label=_("NIC speed per GPU"), required=False, coerce=int, empty_value=None,
             choices=[("", _("Not sure"))] + [(str(s), f"{s}G") for s in NIC_SPEEDS],
@@ -127,27 +137,27 @@ class NicSpeedField(forms.TypedChoiceField):
             **kwargs,
         )
 
-    def to_python(self, value):
+    def to_python(self, value: Any) -> str:
         # "unsure" is what the wizard's "not sure" radio posts.
         return "" if value in ("unsure", "none") else super().to_python(value)
 
 
-def radix_field():
+def radix_field() -> WholeNumberField:
     field = _int_field(_("Switch radix"), RADIX_MIN, RADIX_MAX, required=False, initial=64)
     field.validators.append(_even)
     return field
 
 
-def _even(value):
+def _even(value: int | None) -> None:
     if value is not None and value % 2:
         raise forms.ValidationError(_("The radix must be an even number of ports."), code="odd")
 
 
-def oversubscription_field():
+def oversubscription_field() -> WholeNumberField:
     return _int_field(_("Oversubscription"), OVERSUB_MIN, OVERSUB_MAX, required=False, initial=1)
 
 
-def nics_per_server_field():
+def nics_per_server_field() -> WholeNumberField:
     """NICs per server; empty means one per GPU (a rail per GPU)."""
     return _int_field(_("NICs per server"), GPS_MIN, GPS_MAX, required=False)
 
@@ -155,23 +165,22 @@ def nics_per_server_field():
 class _DefaultChoiceField(forms.ChoiceField):
     """A choice whose empty value means its default (optional in the API and the wizard)."""
 
-    def __init__(self, *, default: str, **kwargs):
+    def __init__(self, *, default: str, **kwargs: Any) -> None:
         self.default = default
         super().__init__(required=False, **kwargs)
 
-    def clean(self, value):
-        value = super().clean(value)
-        return value or self.default
+    def clean(self, value: Any) -> str:
+        return super().clean(value) or self.default
 
 
-def vendor_field():
+def vendor_field() -> _DefaultChoiceField:
     return _DefaultChoiceField(
         default="any", label=_("Switch vendor"),
         choices=[(v, VENDOR_LABELS[v]) for v in VENDORS],
         error_messages={"invalid_choice": _("Choose one of the offered options.")})
 
 
-def distance_field():
+def distance_field() -> _DefaultChoiceField:
     return _DefaultChoiceField(
         default=DEFAULT_DISTANCE, label=_("Longest link"),
         choices=[(code, lazy(distance_label, str)(code)) for code in DISTANCES],

@@ -12,8 +12,16 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import MutableMapping
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any, cast
 
 from gunicorn.glogging import Logger
+
+if TYPE_CHECKING:  # stubs only (types-gunicorn)
+    from gunicorn.glogging import _AtomsDict
+    from gunicorn.http import Request
+    from gunicorn.http.wsgi import Response
 
 REDACTED = "[redacted]"
 _TOKEN_PATH = re.compile(r"(/report/(?!staff/)|/wizard/r/)[^/?#\s\"'<>]+")
@@ -26,7 +34,7 @@ def redact(text: str) -> str:
     return _TOKEN_PATH.sub(lambda m: m.group(1) + REDACTED, text)
 
 
-def _clean(value):
+def _clean(value: object) -> object:
     return redact(value) if isinstance(value, str) else value
 
 
@@ -45,9 +53,12 @@ class GunicornLogger(Logger):
     """gunicorn's logger with the token paths redacted in every access-log atom that can
     hold a URL (request headers such as {referer}i included)."""
 
-    def atoms(self, resp, req, environ, request_time):
+    def atoms(self, resp: Response, req: Request, environ: MutableMapping[str, Any],
+              request_time: timedelta) -> _AtomsDict:
         atoms = super().atoms(resp, req, environ, request_time)
-        for key, value in atoms.items():
+        # A plain dict at run time; the stubs' TypedDict leaves out the {header}i keys.
+        values = cast(dict[str, object], atoms)
+        for key, value in values.items():
             if key in _PATH_ATOMS or key.endswith("}i"):
-                atoms[key] = _clean(value)
+                values[key] = _clean(value)
         return atoms

@@ -11,10 +11,11 @@ management command) passes the base URL it was given, or falls back to
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextvars import ContextVar
 
 from django.conf import settings
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponseBase
 
 DEV_FALLBACK = "http://127.0.0.1:8000"
 
@@ -43,10 +44,10 @@ def absolute(path: str, request: HttpRequest | None = None) -> str:
 class SiteUrlMiddleware:
     """Remembers the request's base URL while it is handled, when SITE_URL is unset."""
 
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request: HttpRequest):
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
         if settings.SITE_URL:
             return self.get_response(request)
         try:

@@ -29,6 +29,8 @@ def healthz(request: HttpRequest) -> HttpResponse:
 @lru_cache(maxsize=1)
 def _favicon_bytes() -> bytes:
     path = finders.find("favicon.ico")
+    if path is None:  # static/favicon.ico is part of the repository
+        raise FileNotFoundError("static/favicon.ico is missing")
     return Path(path).read_bytes()
 
 

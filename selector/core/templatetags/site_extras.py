@@ -3,7 +3,9 @@
 import hashlib
 
 from django import template
+from django.template import Context
 from django.utils.html import format_html
+from django.utils.safestring import SafeString
 
 from selector.core.qr import MAX_DATA_LENGTH, qr_png, qr_svg
 
@@ -11,7 +13,7 @@ register = template.Library()
 
 
 @register.simple_tag(takes_context=True)
-def qr(context, data: str, title: str, css_class: str = "qr"):
+def qr(context: Context, data: str, title: str, css_class: str = "qr") -> SafeString:
     """``{% qr url title %}``: the QR code of ``url`` (nothing for an empty url). Inline
     SVG on pages and in e-mails; in the PDF (context ``qr_image_url``: a function that
     registers a generated image with the report's URL fetcher) an ``<img>`` of a PNG."""

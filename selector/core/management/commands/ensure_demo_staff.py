@@ -14,7 +14,7 @@ class Command(BaseCommand):
         "SQLite default."
     )
 
-    def handle(self, *args, **options):
+    def handle(self, *args: object, **options: object) -> None:
         engine = settings.DATABASES["default"]["ENGINE"]
         if not settings.DEBUG or not engine.endswith("sqlite3"):
             raise CommandError("ensure_demo_staff runs only with DEBUG on and the SQLite default")
