@@ -44,6 +44,9 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django.contrib.sitemaps",
+    # PostgreSQL index expressions with operator classes (OpClass in Lead.Meta.indexes:
+    # trigram and prefix indexes). Harmless on SQLite.
+    "django.contrib.postgres",
     "django_htmx",
     "django_otp",
     "django_otp.plugins.otp_totp",

@@ -7,11 +7,16 @@ later (status, owner, notes as LeadEvents). ``public_id`` goes into links, never
 import uuid
 
 from django.conf import settings
+from django.contrib.postgres.indexes import OpClass
 from django.db import models
 from django.db.models import Case, Value, When
 from django.db.models.fields.json import KT
-from django.db.models.functions import Cast, Coalesce, Lower
+from django.db.models.functions import Cast, Coalesce, Lower, Upper
 from django.utils.translation import gettext_lazy as _
+
+from selector.leads.indexes import PostgreSQLIndex
+from selector.leads.search import INDEX_NAME as SEARCH_INDEX
+from selector.leads.search import search_text
 
 
 class Timeline(models.TextChoices):
@@ -97,7 +102,7 @@ class Lead(models.Model):
     answers = models.JSONField(_("answers"))
     # The answers' total GPUs as a column (answers never change after creation): the staff
     # list filters on it and exports it, and reading it from the JSON costs a TOAST fetch
-    # per row on PostgreSQL (leads_lead keeps its JSON out of line, see staff/0004).
+    # per row on PostgreSQL (leads_lead keeps its JSON out of line, see leads/0011).
     gpus = models.GeneratedField(
         expression=Cast(KT("answers__gpus"), models.IntegerField()),
         output_field=models.IntegerField(_("total GPUs")), db_persist=True)
@@ -229,6 +234,23 @@ class Lead(models.Model):
                          condition=models.Q(merged_into__isnull=True)),
             models.Index(Lower("email"), name="lead_email_lower_idx"),
             models.Index(fields=["phone"], name="lead_phone_idx"),
+            # Duplicate matching: company names by trigram similarity (PostgreSQL).
+            PostgreSQLIndex(fields=["company_key"], opclasses=["gin_trgm_ops"],
+                            name="lead_company_key_trgm", method="gin"),
+            # The list's search box, 3+ characters: one trigram index over the search text
+            # (selector.leads.search; its statistics target is set in leads/0011).
+            PostgreSQLIndex(OpClass(search_text(), name="gin_trgm_ops"), name=SEARCH_INDEX,
+                            method="gin"),
+            # 1-2 character searches (trigrams need 3): the start of name or company,
+            # UPPER(col) LIKE 'X%' as Django compiles istartswith on PostgreSQL.
+            PostgreSQLIndex(OpClass(Upper("name"), name="text_pattern_ops"),
+                            name="lead_name_prefix_idx"),
+            PostgreSQLIndex(OpClass(Upper("company"), name="text_pattern_ops"),
+                            name="lead_company_prefix_idx"),
+            # The dashboard's lead counts of a period by day, recommendation and source,
+            # from the index alone.
+            models.Index(fields=["created_at"], include=["recommendation", "utm_source"],
+                         name="lead_created_cover_idx"),
         ]
 
     def __str__(self) -> str:

@@ -20,9 +20,9 @@ from django.utils.translation import gettext_lazy as _
 from selector.core.explain import FABRIC_SHORT
 from selector.domain import Fabric
 from selector.leads.models import OPEN_STATUSES, Lead
+from selector.leads.search import search_term, search_text
 from selector.staff.forms import OWNER_MINE, OWNER_NONE, SCALE_RANGES, SORTS
 from selector.staff.rollup import STEP_INDEXES, day_start, period_counts
-from selector.staff.search import search_term, search_text
 from selector.wizard.steps import STEPS
 
 # Shorter search terms match the beginning of name / company only (see filtered_leads).
@@ -85,7 +85,7 @@ def filtered_leads(cleaned: dict, user) -> QuerySet[Lead]:
         qs = search_anywhere(qs, q)
     elif q:
         # 1 or 2 characters (a surname, a two-character Chinese name, a city): trigrams need
-        # three, so match the start of the name or company instead (B-tree, staff/0004).
+        # three, so match the start of the name or company instead (prefix indexes, Lead.Meta).
         qs = qs.filter(Q(name__istartswith=q) | Q(company__istartswith=q))
     return qs.order_by(*SORTS[cleaned.get("sort") or "-created"])
 
@@ -94,8 +94,8 @@ def search_anywhere(qs: QuerySet[Lead], q: str) -> QuerySet[Lead]:
     """Leads whose name, company, e-mail, phone, WeChat ID or report number contains ``q``
     (3+ characters).
 
-    PostgreSQL: one LIKE over selector.staff.search.search_text(), served by its trigram
-    index (staff/0005): one posting-list lookup and one recheck per candidate row instead
+    PostgreSQL: one LIKE over selector.leads.search.search_text(), served by its trigram
+    index (Lead.Meta): one posting-list lookup and one recheck per candidate row instead
     of four ORed column scans. Elsewhere (SQLite): icontains per column."""
     term = search_term(q)
     if connection.vendor == "postgresql":

@@ -1,6 +1,6 @@
 """The list's search text stays in step with the leads, the list's capped count, and the
 dashboard's figures cache. Run on SQLite and on PostgreSQL (DATABASE_URL): on PostgreSQL
-the search goes through the trigram expression index of staff/0005."""
+the search goes through the trigram expression index (Lead.Meta.indexes)."""
 
 import datetime as dt
 
@@ -11,8 +11,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from selector.leads.models import Lead
+from selector.leads.search import INDEX_NAME, search_term
 from selector.staff import queries, services
-from selector.staff.search import INDEX_NAME, search_term
 
 from .conftest import login, make_lead
 

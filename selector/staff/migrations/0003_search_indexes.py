@@ -1,36 +1,19 @@
-"""PostgreSQL only: trigram indexes for the lead list's search box and an expression index
-for the GPU-count buckets. Kept in this app (RunSQL, no model state) so selector.leads'
-models stay untouched. Django's ``icontains`` compiles to ``UPPER(col::text) LIKE
-UPPER(%s)``, hence the indexed expressions. SQLite gets nothing (the list falls back to a
-scan, fine at SQLite sizes)."""
+"""Formerly, PostgreSQL only: the pg_trgm extension, per-column trigram indexes on leads_lead
+(name, company, phone, email; replaced by one search index in 0005) and an expression index
+on answers->'gpus' (dropped in 0007).
+
+Empty since issue 16: each app's migrations own its own tables, so the extension and the
+indexes are now declared in Lead.Meta.indexes and created by leads/0011. Databases that ran
+this migration keep what it built, and leads/0011 adopts it by name (CREATE INDEX IF NOT
+EXISTS; same names and definitions, proved on a copy of a 200,000-lead database in
+docs/migrations.md). It stays, empty, so the migration history of those databases is
+unchanged."""
 
 from django.db import migrations
-
-_SEARCH_COLUMNS = ("name", "company", "phone", "email")
-
-
-def _forward(apps, schema_editor):
-    if schema_editor.connection.vendor != "postgresql":
-        return
-    schema_editor.execute("CREATE EXTENSION IF NOT EXISTS pg_trgm")
-    for column in _SEARCH_COLUMNS:
-        schema_editor.execute(
-            f"CREATE INDEX IF NOT EXISTS lead_{column}_trgm ON leads_lead "
-            f"USING gin ((UPPER({column}::text)) gin_trgm_ops)")
-    schema_editor.execute(
-        "CREATE INDEX IF NOT EXISTS lead_gpus_idx ON leads_lead ((answers -> 'gpus'))")
-
-
-def _backward(apps, schema_editor):
-    if schema_editor.connection.vendor != "postgresql":
-        return
-    for column in _SEARCH_COLUMNS:
-        schema_editor.execute(f"DROP INDEX IF EXISTS lead_{column}_trgm")
-    schema_editor.execute("DROP INDEX IF EXISTS lead_gpus_idx")
 
 
 class Migration(migrations.Migration):
 
     dependencies = [("staff", "0002_roles"), ("leads", "0001_initial")]
 
-    operations = [migrations.RunPython(_forward, _backward)]
+    operations = []

@@ -1,34 +1,17 @@
-"""PostgreSQL only: the search text now also covers the WeChat ID and the report number
-(selector.staff.search), so its trigram index is rebuilt from the new expression."""
+"""Formerly, PostgreSQL only: rebuilt lead_search_trgm from the live ``search_text()`` once it
+covered the WeChat ID and the report number.
+
+Empty since issue 16: each app's migrations own its own tables, so the index is now declared
+in Lead.Meta.indexes, its expression frozen in leads/0011. Databases that ran this migration
+keep what it built, and leads/0011 adopts it by name (CREATE INDEX IF NOT EXISTS; same names
+and definitions, proved on a copy of a 200,000-lead database in docs/migrations.md). It
+stays, empty, so the migration history of those databases is unchanged."""
 
 from django.db import migrations
-from django.db.models.sql import Query
-
-from selector.staff.search import INDEX_NAME, STATISTICS, search_text
-
-
-def _expression_sql(model, schema_editor) -> str:
-    query = Query(model, alias_cols=False)
-    compiler = query.get_compiler(connection=schema_editor.connection)
-    sql, params = search_text().resolve_expression(query).as_sql(
-        compiler, schema_editor.connection)
-    return sql % tuple(schema_editor.quote_value(p) for p in params)
-
-
-def _forward(apps, schema_editor):
-    if schema_editor.connection.vendor != "postgresql":
-        return
-    expression = _expression_sql(apps.get_model("leads", "Lead"), schema_editor)
-    schema_editor.execute(f"DROP INDEX IF EXISTS {INDEX_NAME}")
-    schema_editor.execute(f"CREATE INDEX {INDEX_NAME} ON leads_lead "
-                          f"USING gin (({expression}) gin_trgm_ops)")
-    schema_editor.execute(
-        f"ALTER INDEX {INDEX_NAME} ALTER COLUMN 1 SET STATISTICS {STATISTICS}")
-    schema_editor.execute("ANALYZE leads_lead")
 
 
 class Migration(migrations.Migration):
 
     dependencies = [("staff", "0009_profiles_exports"), ("leads", "0004_workspace")]
 
-    operations = [migrations.RunPython(_forward, migrations.RunPython.noop)]
+    operations = []
