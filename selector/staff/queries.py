@@ -169,8 +169,8 @@ def funnel(figures: dict) -> list[dict]:
     and the leads created in the period (of that source), with the drop-off from the
     previous stage.
 
-    Not selector.leads.queries.funnel: that counts leads through a sessions-to-leads join,
-    which at 400,000 sessions costs more than the whole dashboard budget."""
+    Leads are counted by their own day and utm_source, not through a sessions-to-leads
+    join, which at 400,000 sessions costs more than the whole dashboard budget."""
     labels = [step.label for step in STEPS] + [_("Result"), _("Lead")]
     stages, previous = [], None
     for count, label in zip(figures["funnel"], labels, strict=True):
