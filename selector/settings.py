@@ -8,7 +8,6 @@ from typing import Any, Literal
 
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
-from django.utils.translation import gettext_lazy as _
 
 from selector.env import env_bool, env_int, env_list, env_str, parse_database_url
 
@@ -292,9 +291,6 @@ LOGGING = {
         "fontTools": {"level": "WARNING"},
     },
 }
-
-# Product settings.
-SELECTOR_BRAND = _("Shenhua Tiancheng")
 
 # PDF reports (selector.reports): customer link lifetime, render time bound, PDF cache.
 REPORT_LINK_MAX_AGE = env_int("REPORT_LINK_MAX_AGE", 30 * 24 * 3600, minimum=60)

@@ -1,5 +1,9 @@
 import pytest
+from django.core.cache import cache
 from django.test import Client, override_settings
+
+from selector.content.models import CompanyProfile
+from selector.core.errors import CHANNELS_CACHE_KEY
 
 
 @pytest.fixture
@@ -60,3 +64,20 @@ def test_every_response_carries_a_permissions_policy(client, db, path):
     features = dict(item.split("=") for item in policy.split(", "))
     for feature in ("camera", "microphone", "geolocation", "payment", "usb"):
         assert features[feature] == "()"
+
+
+def test_the_brand_is_the_company_profiles_short_name(client, content):
+    """One source of the brand: the profile marketing edits (no setting, no literal)."""
+    CompanyProfile.objects.update(short_name_zh="新华天成", short_name_en="Xinhua Tiancheng")
+    cache.delete(CHANNELS_CACHE_KEY)
+    zh = client.get("/no-such-page/").content.decode()
+    assert "<span>新华天成</span>" in zh and "页面不存在 · 新华天成" in zh
+    en = client.get("/en/no-such-page/").content.decode()
+    assert "<span>Xinhua Tiancheng</span>" in en
+
+
+def test_without_a_profile_the_brand_is_the_default_short_name(client, db):
+    CompanyProfile.objects.all().delete()
+    cache.delete(CHANNELS_CACHE_KEY)
+    assert "<span>深华天成</span>" in client.get("/no-such-page/").content.decode()
+    assert "<span>Shenhua Tiancheng</span>" in client.get("/en/no-such-page/").content.decode()

@@ -92,7 +92,12 @@ class CompanyProfile(models.Model):
     @classmethod
     def current(cls) -> CompanyProfile:
         """The first profile row, or an unsaved default so pages render before data loads."""
-        return cls.objects.order_by("pk").first() or cls(
+        return cls.objects.order_by("pk").first() or cls.default()
+
+    @classmethod
+    def default(cls) -> CompanyProfile:
+        """The unsaved profile shown until marketing's row exists (the company's names)."""
+        return cls(
             name_zh="广东深华天成智能工程有限公司",
             name_en="Guangdong Shenhua Tiancheng Intelligent Engineering Co., Ltd.",
             short_name_zh="深华天成",

@@ -45,9 +45,10 @@ OTHER_LANGUAGE_HINT = {
 }
 
 
-CHANNELS_CACHE_KEY = "errors:company-channels"
+CHANNELS_CACHE_KEY = "errors:company-channels:v2"
 CHANNELS_CACHE_SECONDS = 300
-_CHANNEL_FIELDS = ("phone", "email", "wechat_name_zh", "wechat_name_en", "wechat_qr_url")
+_CHANNEL_FIELDS = ("short_name_zh", "short_name_en", "phone", "email", "wechat_name_zh",
+                   "wechat_name_en", "wechat_qr_url")
 
 
 def _cache_uses_the_database() -> bool:
@@ -55,7 +56,8 @@ def _cache_uses_the_database() -> bool:
 
 
 def _company_channels(status: int) -> CompanyProfile | None:
-    """An unsaved CompanyProfile holding only the contact channels, or None."""
+    """An unsaved CompanyProfile holding only the short names and the contact channels,
+    or None."""
     values = None
     outage = status == 503
     if not (outage and _cache_uses_the_database()):
@@ -82,11 +84,13 @@ def error_response(request: HttpRequest | None, status: int, *, retry: bool = Fa
         home_url = reverse("home")
     except Exception:  # noqa: BLE001 - an error page must render whatever happened
         home_url = "/"
+    company = _company_channels(status)
     context = {
         "status": status, "title": title, "message": message, "retry": retry,
-        "brand": _("Shenhua Tiancheng"), "home_url": home_url,
+        # The brand is the company profile's short name (what marketing edits).
+        "brand": (company or CompanyProfile.default()).short_name, "home_url": home_url,
         "other_language_hint": OTHER_LANGUAGE_HINT.get(language, OTHER_LANGUAGE_HINT["en"]),
-        "company": _company_channels(status),
+        "company": company,
     }
     body = loader.get_template("errors/error.html").render(context)
     response = HttpResponse(body, status=status)

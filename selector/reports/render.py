@@ -82,7 +82,6 @@ class ReportData:
     customer_name: str
     customer_company: str
     answers: Answers
-    extra: dict = field(default_factory=dict, compare=False)
     # The frozen recommendation (a lead's snapshot); None: made fresh at render (samples).
     recommendation: Recommendation | None = field(default=None, compare=False)
 
@@ -374,10 +373,6 @@ def render_pdf_document(data: ReportData, fetcher: StaticOnlyFetcher | None = No
     html, attachment = pdf_sources(data)
     return html_to_pdf(html, attachment=attachment, created=created_at(data),
                        language=data.language_code, fetcher=fetcher)
-
-
-def render_pdf(data: ReportData, fetcher: StaticOnlyFetcher | None = None) -> bytes:
-    return render_pdf_document(data, fetcher).content
 
 
 # ---------------------------------------------------------------------------------------

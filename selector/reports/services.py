@@ -6,7 +6,6 @@ bytes)``. Rendering never writes to the lead, so a failed or slow render cannot 
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FuturesTimeout
@@ -149,7 +148,3 @@ def record_download(*, lead, user=None, via: str, fmt: str, language: str) -> No
         LeadEvent.objects.create(
             lead=lead, kind=LeadEvent.Kind.REPORT_DOWNLOADED, actor=actor,
             data={"via": via, "format": fmt, "language": language})
-
-
-def with_language(data: ReportData, language: str) -> ReportData:
-    return dataclasses.replace(data, language=normalise_language(language))
