@@ -3,23 +3,18 @@
 from __future__ import annotations
 
 from django.http import HttpRequest
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 
 from selector.core.siteurl import absolute
 from selector.domain import Answers
 from selector.leads.models import Lead
+from selector.wizard.sharing import share_token
 
 
 def result_share_url(request: HttpRequest, answers: Answers) -> str:
     """Absolute shareable link to this result: the wizard's signed share link, built the
-    way its result page builds it (``share_token`` + the ``wizard:shared`` URL); "" if the
-    wizard does not offer share links."""
-    try:
-        from selector.wizard.sharing import share_token
-
-        return absolute(reverse("wizard:shared", args=[share_token(answers)]), request)
-    except (ImportError, NoReverseMatch):
-        return ""
+    way its result page builds it (``share_token`` + the ``wizard:shared`` URL)."""
+    return absolute(reverse("wizard:shared", args=[share_token(answers)]), request)
 
 
 def report_path(lead: Lead) -> str:

@@ -79,7 +79,7 @@ def staff_or_admin_required(view):
     return wrapper
 
 
-def get_lead_for_user(request, public_id, *, action: str = "view", lock: bool = False) -> Lead:
+def get_lead_for_user(request, public_id, *, action: str = "view") -> Lead:
     check = permissions.ACTIONS[action]
     user = request.user
     if not permissions.is_staff_member(user):
@@ -88,10 +88,7 @@ def get_lead_for_user(request, public_id, *, action: str = "view", lock: bool = 
         key = uuid.UUID(str(public_id))
     except ValueError:
         raise Http404 from None
-    queryset = Lead.objects.select_related("owner")
-    if lock:
-        queryset = queryset.select_for_update(of=("self",))
-    lead = queryset.filter(public_id=key).first()
+    lead = Lead.objects.select_related("owner").filter(public_id=key).first()
     if lead is None or not permissions.can_view(user, lead):
         raise Http404
     if not check(user, lead):

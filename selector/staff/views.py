@@ -41,6 +41,7 @@ from selector.leads.models import (
 )
 from selector.leads.snapshots import lead_recommendation
 from selector.planner.presenter import present
+from selector.reports.links import staff_report_path
 from selector.staff import charts, export, lockout, mfa, paging, permissions, queries, services
 from selector.staff import middleware as staff_session
 from selector.staff.access import get_lead_for_user, staff_or_admin_required, staff_required
@@ -63,6 +64,7 @@ from selector.staff.forms import (
     owner_choices,
 )
 from selector.staff.models import ExportLog, LeadDeletion
+from selector.wizard.sharing import share_token
 
 PAGE_SIZE = 50
 _ZERO_UUID = uuid.UUID(int=0)
@@ -429,23 +431,14 @@ def export_xlsx(request: HttpRequest) -> HttpResponse:
 
 # --- one lead ----------------------------------------------------------------------------
 
-def _share_url(request, lead: Lead) -> str:
+def _share_url(lead: Lead) -> str:
+    """The wizard's signed link to the lead's answers; none for answers an older engine
+    stored that this one no longer reads."""
     try:
-        from selector.wizard.sharing import share_token
-
-        token = share_token(Answers.from_dict(lead.answers))
-        return reverse("wizard:shared", args=[token])
-    except (InvalidAnswers, ImportError, Exception):  # noqa: BLE001 - link is optional
+        answers = Answers.from_dict(lead.answers)
+    except InvalidAnswers:
         return ""
-
-
-def _report_url(lead: Lead) -> str:
-    for name in ("reports:staff_download", "reports:staff"):
-        try:
-            return reverse(name, args=[lead.public_id])
-        except Exception:  # noqa: S112 - the reports app may not offer it (yet)
-            continue
-    return ""
+    return reverse("wizard:shared", args=[share_token(answers)])
 
 
 def _event_text(event: LeadEvent) -> str:
@@ -568,8 +561,8 @@ def _lead_context(request, lead: Lead, **extra) -> dict:
         "merge_form": MergeForm(),
         "assign_form": AssignForm(user=user, lead=lead,
                                   initial={"owner": lead.owner_id or ""}),
-        "share_url": _share_url(request, lead),
-        "report_url": _report_url(lead),
+        "share_url": _share_url(lead),
+        "report_url": staff_report_path(lead),
         "overdue": bool(lead.next_action_due and lead.next_action_due < now),
         "sla": sla_clock(lead, now),
         "duplicates": duplicates,
