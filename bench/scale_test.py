@@ -417,7 +417,7 @@ def check_pdf_cache(checks: Checks, accepted: list[tuple[Browser, str]]):
     fresh = []
     for _ in range(2):
         started = time.perf_counter()
-        status_pdf, body, _r = manager.get(f"/report/staff/{public_id}/?lang=en")
+        status_pdf, body, _r = manager.get(f"/staff/leads/{public_id}/report/?lang=en")
         fresh.append(((time.perf_counter() - started) * 1000, status_pdf, manager.last_server))
     cached_ms = max(t for t, *_rest in timings)
     ok = (status == 200 and link and len(keys) >= len(accepted)

@@ -79,7 +79,7 @@ MIDDLEWARE = [
     "selector.staff.middleware.StaffSessionMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    "selector.core.errors.DatabaseUnavailableMiddleware",
+    "selector.public.errors.DatabaseUnavailableMiddleware",
 ]
 
 ROOT_URLCONF = "selector.urls"
@@ -97,7 +97,7 @@ TEMPLATES = [
                 "django.template.context_processors.csp",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "selector.core.context_processors.site",
+                "selector.content.context_processors.site",
             ],
         },
     },
@@ -272,7 +272,7 @@ OTP_TOTP_ISSUER = "Shenhua Tiancheng"  # the name authenticator apps show (ASCII
 OTP_TOTP_THROTTLE_FACTOR = 1  # django-otp: 1, 2, 4, ... s after each wrong code
 STAFF_IDLE_TIMEOUT = env_int("STAFF_IDLE_TIMEOUT", 30 * 60, minimum=60)
 STAFF_SESSION_MAX_AGE = env_int("STAFF_SESSION_MAX_AGE", 12 * 3600, minimum=300)
-CSRF_FAILURE_VIEW = "selector.core.errors.csrf_failure"
+CSRF_FAILURE_VIEW = "selector.public.errors.csrf_failure"
 
 LOGGING = {
     "version": 1,
@@ -297,7 +297,7 @@ REPORT_LINK_MAX_AGE = env_int("REPORT_LINK_MAX_AGE", 30 * 24 * 3600, minimum=60)
 REPORT_RENDER_TIMEOUT = env_int("REPORT_RENDER_TIMEOUT", 20, minimum=1)
 REPORT_CACHE_SECONDS = env_int("REPORT_CACHE_SECONDS", 30 * 24 * 3600, minimum=60)
 REPORT_PRERENDER = env_bool("REPORT_PRERENDER", True)  # render the PDF when a lead is created
-# The customer's report e-mail (selector.leads.delivery): sent when they give an address,
+# The customer's report e-mail (selector.reports.delivery): sent when they give an address,
 # with the PDF attached up to this size (a download link instead above it).
 REPORT_EMAIL_ENABLED = env_bool("REPORT_EMAIL_ENABLED", True)
 REPORT_EMAIL_ATTACH_MAX_BYTES = env_int("REPORT_EMAIL_ATTACH_MAX_BYTES", 5_000_000, minimum=0)

@@ -20,7 +20,6 @@ urlpatterns += i18n_patterns(
     path("", public_views.landing, name="home"),
     path("", include("selector.public.urls")),
     path("wizard/", include("selector.wizard.urls")),
-    path("", include("selector.leads.urls")),
     path("report/", include("selector.reports.urls")),
     path("staff/", include("selector.staff.urls")),
     # The admin logs in through the staff login view (throttle, messages, MFA).
@@ -29,7 +28,7 @@ urlpatterns += i18n_patterns(
     prefix_default_language=False,
 )
 
-handler400 = "selector.core.errors.bad_request"
-handler403 = "selector.core.errors.permission_denied"
-handler404 = "selector.core.errors.page_not_found"
-handler500 = "selector.core.errors.server_error"
+handler400 = "selector.public.errors.bad_request"
+handler403 = "selector.public.errors.permission_denied"
+handler404 = "selector.public.errors.page_not_found"
+handler500 = "selector.public.errors.server_error"

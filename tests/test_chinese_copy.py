@@ -14,9 +14,9 @@ from django.core import mail
 from django.test import Client
 
 from selector.content.models import CompanyProfile
-from selector.core.errors import error_response
 from selector.domain import Answers
 from selector.leads.models import Lead
+from selector.public.errors import error_response
 from selector.reports.render import pdf_sources, render_pdf_document
 from selector.reports.samples import SAMPLE_ANSWERS, sample_report
 from selector.wizard.sharing import share_token

@@ -9,7 +9,7 @@ from django.core.cache import cache
 from django.test import Client, override_settings
 
 from selector.content.models import CompanyProfile
-from selector.core.errors import error_response
+from selector.public.errors import error_response
 from tests.leads.conftest import attach, contact_data, make_session
 
 # Clearly marked examples (tests only), never the company's real channels.

@@ -3,7 +3,7 @@ from django.core.cache import cache
 from django.test import Client, override_settings
 
 from selector.content.models import CompanyProfile
-from selector.core.errors import CHANNELS_CACHE_KEY
+from selector.public.errors import CHANNELS_CACHE_KEY
 
 
 @pytest.fixture

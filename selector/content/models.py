@@ -11,12 +11,9 @@ from django.db import connection, models
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
+from selector.core.i18n import suffix
 from selector.domain.bom import Prices
 from selector.domain.catalogue import Catalogue, PartSpec, Source, SwitchSpec
-
-
-def active_language_suffix() -> str:
-    return "en" if (get_language() or "zh-hans").startswith("en") else "zh"
 
 
 class Localized:
@@ -29,7 +26,7 @@ class Localized:
     def __get__(self, obj, objtype=None):
         if obj is None:
             return self
-        value = getattr(obj, f"{self.base}_{active_language_suffix()}")
+        value = getattr(obj, f"{self.base}_{suffix(get_language())}")
         return value or getattr(obj, f"{self.base}_zh")
 
 

@@ -1,4 +1,10 @@
-"""The language switch: the same page in the other language, from any page.
+"""Language questions, answered once: which of our two languages a code means, its
+HTML/BCP 47 tag; and the language switch.
+
+Chinese (``zh-hans``) is the default, English (``en``) the second language. Anything that
+is not English (None, "", "zh", "zh-hans", an unknown code) means Chinese.
+
+The language switch: the same page in the other language, from any page.
 
 Django's ``set_language`` translates ``next`` by resolving it in the *active* language.
 The switch itself lives outside ``i18n_patterns``, so the active language there is the
@@ -20,6 +26,26 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 LANGUAGE_CODES = [code for code, _name in settings.LANGUAGES]
+
+
+def is_english(code: str | None) -> bool:
+    """True for "en", "en-us", "EN"...; False for Chinese, "" and None."""
+    return (code or "").lower().startswith("en")
+
+
+def language_code(code: str | None) -> str:
+    """Our code for ``code``: "en" or "zh-hans" (what ``translation.override`` takes)."""
+    return "en" if is_english(code) else "zh-hans"
+
+
+def lang_tag(code: str | None) -> str:
+    """The HTML ``lang`` / BCP 47 tag: "en" or "zh-Hans"."""
+    return "en" if is_english(code) else "zh-Hans"
+
+
+def suffix(code: str | None) -> str:
+    """The suffix of the model fields holding each language's text: "en" or "zh"."""
+    return "en" if is_english(code) else "zh"
 
 
 def _prefix(code: str) -> str:

@@ -4,8 +4,8 @@ a working download of their report for 30 days) and the result share link
 
 Used by Django's loggers (``RedactTokens``, settings.LOGGING) and by gunicorn's access log
 (``GunicornLogger``, deploy/gunicorn.conf.py), which writes the request line of every
-request whatever Django logs. Staff report paths (/report/staff/<public_id>/) need a
-log-in and stay readable for debugging.
+request whatever Django logs. Staff report paths (/staff/leads/<public_id>/report/) need
+a log-in and stay readable for debugging.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ if TYPE_CHECKING:  # stubs only (types-gunicorn)
     from gunicorn.http.wsgi import Response
 
 REDACTED = "[redacted]"
-_TOKEN_PATH = re.compile(r"(/report/(?!staff/)|/wizard/r/)[^/?#\s\"'<>]+")
+_TOKEN_PATH = re.compile(r"(/report/|/wizard/r/)[^/?#\s\"'<>]+")
 # gunicorn atoms that can carry a path: the request line, the path, the query string (a
 # "next" parameter) and the referer.
 _PATH_ATOMS = ("r", "U", "q", "f")

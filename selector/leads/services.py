@@ -1,4 +1,10 @@
-"""Writes for leads. Views call these; nothing else creates or deletes a Lead."""
+"""Writes for leads: the lead's own rows (lead, events, duplicate flags, wizard session,
+task results) and the sales notifications.
+
+What a lead's report adds on creation and deletion (the pre-render, the customer's
+e-mail, the cached PDFs) is the reports layer's: callers create and delete leads through
+``selector.reports.lifecycle`` (submit_lead, delete_lead, purge_leads), which call these.
+"""
 
 from __future__ import annotations
 
@@ -13,13 +19,12 @@ from django.db.models import Q
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
-from selector.core.siteurl import site_url as default_site_url
 from selector.domain import Answers
 from selector.leads import duplicates, worktime
 from selector.leads.models import Lead, LeadEvent
 from selector.leads.privacy import PRIVACY_NOTICE_VERSION
 from selector.leads.scoring import score_lead
-from selector.leads.tasks import email_report
+from selector.leads.tasks import notify_lead
 from selector.planner.services import freeze, fresh
 from selector.wizard.models import WizardSession
 
@@ -32,11 +37,6 @@ _SOURCE_FIELDS = ("landing_url", "referrer", "utm_source", "utm_medium", "utm_ca
 
 # Test seam for the concurrency tests: called between "is there a lead?" and the INSERT.
 _before_insert_hook: Callable[[], None] | None = None
-
-# Functions called with the lead inside lead_delete's transaction, before the row goes.
-# Other apps append here in AppConfig.ready() to delete what they stored for a lead
-# (e.g. selector.reports: generated PDF files — delete files in transaction.on_commit).
-LEAD_DELETE_HOOKS: list[Callable[[Lead], None]] = []
 
 
 def new_report_number(now=None) -> str:
@@ -53,16 +53,14 @@ def lead_create(
     contact: dict,
     language: str,
     user_agent: str = "",
-    site_url: str = "",
     _guard: bool = True,
 ) -> tuple[Lead, bool]:
     """Create the lead for a completed wizard session, or return the one it already has.
 
     ``contact`` holds the cleaned ContactForm fields (name, company, phone, email, role,
     timeline, wechat, message); consent is implied by calling this (the form requires it).
-    Returns ``(lead, created)``. One transaction; notifications and the customer's report
-    e-mail are scheduled on commit, so a rolled-back lead notifies nobody. ``site_url`` is
-    the base of the links in the e-mail (the view passes selector.core.siteurl's).
+    Returns ``(lead, created)``. One transaction; the sales notifications are scheduled on
+    commit, so a rolled-back lead notifies nobody.
 
     Exactly one lead per wizard session, also under concurrent submits: the session row is
     locked (SELECT ... FOR UPDATE) before the check, and the unique wizard_session column
@@ -119,16 +117,13 @@ def lead_create(
                                  data={"score": lead.score, "language": language})
         duplicates.flag(lead)
         public_id = str(lead.public_id)
-        base_url = site_url or default_site_url()
-        transaction.on_commit(lambda: _after_commit(public_id, base_url), robust=True)
+        transaction.on_commit(lambda: schedule_notifications(public_id), robust=True)
     logger.info("lead created %s (%s)", lead.report_number, lead.public_id)
     return lead, True
 
 
 def schedule_notifications(lead_public_id: str) -> None:
     """Enqueue one notification task per configured channel (after the lead committed)."""
-    from selector.leads.tasks import notify_lead
-
     channels = []
     if settings.SALES_NOTIFY_EMAILS:
         channels.append("email")
@@ -138,46 +133,13 @@ def schedule_notifications(lead_public_id: str) -> None:
         notify_lead.enqueue(lead_public_id, channel)
 
 
-def _after_commit(lead_public_id: str, base_url: str) -> None:
-    """A new lead's side effects: sales notifications, the report pre-render, then the
-    customer's report e-mail (which finds the pre-rendered PDF in the cache)."""
-    try:
-        schedule_notifications(lead_public_id)
-    finally:
-        try:
-            schedule_report_prerender(lead_public_id)
-        finally:
-            schedule_report_email(lead_public_id, base_url)
-
-
-def schedule_report_email(lead_public_id: str, base_url: str) -> None:
-    """Enqueue the customer's report e-mail when they gave an address; never raises."""
-    if not settings.REPORT_EMAIL_ENABLED:
-        return
-    if not Lead.objects.filter(public_id=lead_public_id).exclude(email="").exists():
-        return
-    try:
-        email_report.enqueue(lead_public_id, base_url)
-    except Exception as exc:
-        logger.error("report e-mail not scheduled: %s (lead %s)", type(exc).__name__,
-                     lead_public_id)
-
-
-def schedule_report_prerender(lead_public_id: str) -> None:
-    """Render the lead's PDF into the report cache in the background (selector.reports)."""
-    from selector.reports.tasks import schedule_prerender
-
-    schedule_prerender(lead_public_id)
-
-
 def lead_delete(*, lead: Lead) -> None:
-    """Delete a lead and everything stored about it: its events (cascade), its wizard
-    session (answers, UTM tags, landing URL), the background task results that name it,
-    and what other apps stored (LEAD_DELETE_HOOKS, e.g. cached reports). The visitor's
-    browser session then points at nothing: no thank-you page, no report link."""
+    """Delete a lead and what this app stored about it: its events (cascade), its wizard
+    session (answers, UTM tags, landing URL), the background task results that name it.
+    The visitor's browser session then points at nothing: no thank-you page, no report
+    link. Its cached PDFs are the reports layer's: delete through
+    ``selector.reports.lifecycle.delete_lead``, which calls this."""
     with transaction.atomic():
-        for hook in LEAD_DELETE_HOOKS:
-            hook(lead)
         report_number, public_id = lead.report_number, str(lead.public_id)
         wizard_session_id = lead.wizard_session_id
         flagged = duplicates.counterparts(lead)
@@ -195,15 +157,3 @@ def lead_delete(*, lead: Lead) -> None:
 def leads_past_retention(now=None):
     cutoff = (now or timezone.now()) - timedelta(days=settings.LEAD_RETENTION_DAYS)
     return Lead.objects.filter(created_at__lt=cutoff)
-
-
-def leads_purge(*, dry_run: bool = False, now=None) -> int:
-    """Delete every lead older than LEAD_RETENTION_DAYS; returns how many (would) go."""
-    expired = leads_past_retention(now).order_by("pk")
-    if dry_run:
-        return expired.count()
-    deleted = 0
-    for lead in expired.iterator(chunk_size=200):
-        lead_delete(lead=lead)
-        deleted += 1
-    return deleted

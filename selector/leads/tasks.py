@@ -1,5 +1,5 @@
-"""Background deliveries for a lead (Django 6 tasks): sales notifications and the
-customer's report e-mail.
+"""Background deliveries for a lead (Django 6 tasks): sales notifications here; the
+customer's report e-mail (selector.reports.tasks.email_report) uses the same ``deliver``.
 
 One task run per (lead, channel), so a failing webhook never re-sends the e-mail. A failed
 attempt is recorded as a ``notification_failed`` LeadEvent and retried with exponential
@@ -21,7 +21,7 @@ from django.conf import settings
 from django.tasks import task, task_backends
 from django.utils import timezone
 
-from selector.leads import delivery, notify
+from selector.leads import notify
 from selector.leads.models import Lead, LeadEvent
 
 logger = logging.getLogger(__name__)
@@ -35,7 +35,7 @@ def backoff_seconds(attempt: int) -> float:
     return settings.LEAD_NOTIFY_BACKOFF_SECONDS * 2 ** (attempt - 1)
 
 
-def _deliver(task_obj, args: tuple, *, lead_public_id: str, attempt: int, send,
+def deliver(task_obj, args: tuple, *, lead_public_id: str, attempt: int, send,
              done_kind: str, failed_kind: str, key: dict) -> str:
     """One delivery with retries (see the module doc). ``key`` identifies the delivery in
     the events' data (e.g. ``{"channel": "email"}``); a delivery that already has a
@@ -78,17 +78,8 @@ def _deliver(task_obj, args: tuple, *, lead_public_id: str, attempt: int, send,
 @task
 def notify_lead(lead_public_id: str, channel: str, attempt: int = 1) -> str:
     """Tell sales about a new lead on one channel (e-mail or group-robot webhook)."""
-    return _deliver(notify_lead, (lead_public_id, channel), lead_public_id=lead_public_id,
-                    attempt=attempt, send=CHANNELS[channel],
-                    done_kind=LeadEvent.Kind.NOTIFIED,
-                    failed_kind=LeadEvent.Kind.NOTIFICATION_FAILED, key={"channel": channel})
+    return deliver(notify_lead, (lead_public_id, channel), lead_public_id=lead_public_id,
+                   attempt=attempt, send=CHANNELS[channel],
+                   done_kind=LeadEvent.Kind.NOTIFIED,
+                   failed_kind=LeadEvent.Kind.NOTIFICATION_FAILED, key={"channel": channel})
 
-
-@task
-def email_report(lead_public_id: str, base_url: str, attempt: int = 1) -> str:
-    """Send the customer their report (selector.leads.delivery), with the same retries."""
-    return _deliver(email_report, (lead_public_id, base_url), lead_public_id=lead_public_id,
-                    attempt=attempt,
-                    send=lambda lead: delivery.send_report_email(lead, base_url=base_url),
-                    done_kind=LeadEvent.Kind.REPORT_EMAILED,
-                    failed_kind=LeadEvent.Kind.REPORT_EMAIL_FAILED, key={})

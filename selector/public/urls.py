@@ -1,6 +1,6 @@
 from django.urls import path
 
-from selector.public import views
+from selector.public import contact, views
 
 # Mounted inside i18n_patterns (Chinese at /, English under /en/). The landing page is the
 # project's "home" URL (selector/urls.py points it at views.landing).
@@ -8,4 +8,7 @@ app_name = "public"
 urlpatterns = [
     path("faq/", views.faq, name="faq"),
     path("compare/", views.comparison, name="comparison"),
+    path("contact/", contact.contact, name="contact"),
+    path("contact/thanks/", contact.thanks, name="thanks"),
+    path("privacy/", contact.privacy, name="privacy"),
 ]

@@ -2,7 +2,7 @@
 
 The customer's link carries a signed, timestamped token of the lead's public_id (a UUID,
 never the sequential pk); it expires after settings.REPORT_LINK_MAX_AGE seconds. Staff
-download by public_id, checked by ``can_download_report``.
+download in the workspace (selector.staff: staff:lead_report, by public_id).
 """
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ from django.core import signing
 from django.urls import reverse
 from django.utils import translation
 
+from selector.core.i18n import language_code
 from selector.core.siteurl import site_url
 
 SALT = "selector.reports.customer-link.v1"
-DEFAULT_MAX_AGE = 30 * 24 * 60 * 60
 
 
 class LinkExpired(Exception):
@@ -29,7 +29,7 @@ class LinkInvalid(Exception):
 
 
 def max_age() -> int:
-    return int(getattr(settings, "REPORT_LINK_MAX_AGE", DEFAULT_MAX_AGE))
+    return settings.REPORT_LINK_MAX_AGE
 
 
 def make_token(lead) -> str:
@@ -52,12 +52,8 @@ def read_token(token: str) -> uuid.UUID:
         raise LinkInvalid from None
 
 
-def _language(lead) -> str:
-    return "en" if (lead.language or "").startswith("en") else "zh-hans"
-
-
 def customer_report_path(lead, *, web: bool = False) -> str:
-    with translation.override(_language(lead)):
+    with translation.override(language_code(lead.language)):
         return reverse("reports:customer_web" if web else "reports:customer",
                        kwargs={"token": make_token(lead)})
 
@@ -70,15 +66,3 @@ def customer_report_url(lead) -> str:
 def customer_report_web_url(lead) -> str:
     return site_url() + customer_report_path(lead, web=True)
 
-
-def staff_report_path(lead, *, web: bool = False) -> str:
-    return reverse("reports:staff_web" if web else "reports:staff",
-                   kwargs={"public_id": lead.public_id})
-
-
-def can_download_report(user, lead) -> bool:
-    """Staff access to a lead's report: whoever may view the lead in the sales workspace
-    (selector.staff.permissions, the one place the roles are written)."""
-    from selector.staff.permissions import can_view
-
-    return bool(user) and can_view(user, lead)

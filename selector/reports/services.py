@@ -16,6 +16,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.db import transaction
 
 from selector.domain import Answers, InvalidAnswers
+from selector.leads.models import LeadEvent
 from selector.leads.snapshots import lead_recommendation
 from selector.reports.checks import harfbuzz_subset_status
 from selector.reports.render import (
@@ -122,8 +123,8 @@ def _remember_key(lead, key: str, seconds: int) -> None:
 
 
 def delete_cached_reports(lead) -> None:
-    """LEAD_DELETE_HOOKS entry: drop the lead's cached PDFs now and again after commit
-    (in case a download re-cached one meanwhile)."""
+    """Drop the lead's cached PDFs now and again after commit (in case a download
+    re-cached one meanwhile); selector.reports.lifecycle.delete_lead calls it."""
 
     def drop() -> None:
         index = _index_key(lead)
@@ -141,8 +142,6 @@ def generate(lead) -> tuple[str, str, bytes]:
 
 def record_download(*, lead, user=None, via: str, fmt: str, language: str) -> None:
     """A LeadEvent for sales ("report_downloaded"); no personal data in its data."""
-    from selector.leads.models import LeadEvent
-
     actor = user if (user is not None and user.is_authenticated) else None
     with transaction.atomic():
         LeadEvent.objects.create(

@@ -1,10 +1,13 @@
-"""Pre-rendering (Django 6 tasks): when a lead is created, its PDF is rendered into the
-report cache, so the customer's first download is served from the cache.
+"""A new lead's report, in the background (Django 6 tasks): the pre-render, which puts its
+PDF into the report cache so the customer's first download is served from there, and the
+customer's report e-mail (selector.reports.delivery), which then finds the PDF cached.
 
-Scheduled by ``selector.leads.services.lead_create`` after the lead committed. Nothing
-here can affect the lead: the task only reads it, a failed render is logged (without
-personal data) by ``render_pdf_bounded`` and the download renders again on demand.
-``REPORT_PRERENDER=0`` turns it off (the test settings do, except in the report tests).
+Both are scheduled by ``selector.reports.lifecycle.submit_lead`` after the lead committed.
+Nothing here can affect the lead: the tasks only read it; a failed render is logged
+(without personal data) by ``render_pdf_bounded`` and the download renders again on
+demand; the e-mail is retried like the sales notifications (selector.leads.tasks.deliver).
+``REPORT_PRERENDER=0`` turns the pre-render off (the test settings do, except in the report
+tests); ``REPORT_EMAIL_ENABLED=0`` the e-mail.
 """
 
 from __future__ import annotations
@@ -14,7 +17,9 @@ import logging
 from django.conf import settings
 from django.tasks import task
 
-from selector.leads.models import Lead
+from selector.leads.models import Lead, LeadEvent
+from selector.leads.tasks import deliver
+from selector.reports import delivery
 from selector.reports.services import ReportUnavailable, report_pdf
 
 logger = logging.getLogger(__name__)
@@ -32,12 +37,44 @@ def prerender_report(lead_public_id: str) -> str:
     return "cached"
 
 
+@task
+def email_report(lead_public_id: str, base_url: str, attempt: int = 1) -> str:
+    """Send the customer their report (selector.reports.delivery), with deliver's retries."""
+    return deliver(email_report, (lead_public_id, base_url), lead_public_id=lead_public_id,
+                   attempt=attempt,
+                   send=lambda lead: delivery.send_report_email(lead, base_url=base_url),
+                   done_kind=LeadEvent.Kind.REPORT_EMAILED,
+                   failed_kind=LeadEvent.Kind.REPORT_EMAIL_FAILED, key={})
+
+
 def schedule_prerender(lead_public_id: str) -> None:
     """Enqueue the pre-render; never raises (the lead is saved whatever happens here)."""
-    if not getattr(settings, "REPORT_PRERENDER", True):
+    if not settings.REPORT_PRERENDER:
         return
     try:
         prerender_report.enqueue(lead_public_id)
     except Exception as exc:
         logger.error("report pre-render not scheduled: %s (lead %s)", type(exc).__name__,
                      lead_public_id)
+
+
+def schedule_report_email(lead_public_id: str, base_url: str) -> None:
+    """Enqueue the customer's report e-mail when they gave an address; never raises."""
+    if not settings.REPORT_EMAIL_ENABLED:
+        return
+    if not Lead.objects.filter(public_id=lead_public_id).exclude(email="").exists():
+        return
+    try:
+        email_report.enqueue(lead_public_id, base_url)
+    except Exception as exc:
+        logger.error("report e-mail not scheduled: %s (lead %s)", type(exc).__name__,
+                     lead_public_id)
+
+
+def schedule_delivery(lead_public_id: str, base_url: str) -> None:
+    """After a new lead committed: the pre-render, then the e-mail (which finds the
+    pre-rendered PDF in the cache); neither raises."""
+    try:
+        schedule_prerender(lead_public_id)
+    finally:
+        schedule_report_email(lead_public_id, base_url)

@@ -1,7 +1,8 @@
-"""Report downloads: the customer's signed link and the staff download by public_id.
+"""Report downloads by the customer's signed link; the responses the staff download
+(selector.staff.views.lead_report, access checked there) shares.
 
-Anyone without a valid link or staff access gets 404 (nothing tells them the lead
-exists); an expired link gets a page that says so (410).
+Anyone without a valid link gets 404 (nothing tells them the lead exists); an expired
+link gets a page that says so (410).
 """
 
 from __future__ import annotations
@@ -10,9 +11,11 @@ from urllib.parse import quote
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils import translation
 from django.views.decorators.http import require_safe
 
+from selector.core.i18n import language_code
 from selector.leads.models import Lead
 from selector.reports import links
 from selector.reports.render import (
@@ -28,8 +31,6 @@ from selector.reports.services import (
     report_data_for_lead,
     report_pdf,
 )
-
-LANGUAGE_CHOICES = {"zh-hans", "en"}
 
 
 def _private(response: HttpResponse) -> HttpResponse:
@@ -51,17 +52,6 @@ def _lead_for_token(token: str) -> Lead:
         raise Http404 from None
 
 
-def _lead_for_staff(request: HttpRequest, public_id) -> Lead:
-    """Lookup and access check in one place: 404 for everyone without access."""
-    try:
-        lead = Lead.objects.get(public_id=public_id)
-    except Lead.DoesNotExist:
-        raise Http404 from None
-    if not links.can_download_report(request.user, lead):
-        raise Http404
-    return lead
-
-
 def _expired(request: HttpRequest) -> HttpResponse:
     return _private(render(request, "reports/expired.html", status=410))
 
@@ -79,8 +69,8 @@ def content_disposition(data: ReportData, *, inline: bool = False) -> str:
             f"filename*=UTF-8''{quote(display_filename(data), safe='')}")
 
 
-def _pdf_response(request: HttpRequest, lead: Lead, *, via: str,
-                  language: str | None = None) -> HttpResponse:
+def pdf_response(request: HttpRequest, lead: Lead, *, via: str,
+                 language: str | None = None) -> HttpResponse:
     try:
         pdf, data = report_pdf(lead, language)
     except ReportUnavailable:
@@ -94,8 +84,8 @@ def _pdf_response(request: HttpRequest, lead: Lead, *, via: str,
     return _private(response)
 
 
-def _web_response(request: HttpRequest, lead: Lead, *, via: str, pdf_url: str,
-                  language: str | None = None) -> HttpResponse:
+def web_response(request: HttpRequest, lead: Lead, *, via: str, pdf_url: str,
+                 language: str | None = None) -> HttpResponse:
     data = report_data_for_lead(lead, language)
     if request.method == "GET":
         record_download(lead=lead, user=request.user, via=via, fmt="html",
@@ -104,22 +94,13 @@ def _web_response(request: HttpRequest, lead: Lead, *, via: str, pdf_url: str,
     return _private(HttpResponse(html, content_type="text/html; charset=utf-8"))
 
 
-def _staff_language(request: HttpRequest) -> str | None:
-    value = request.GET.get("lang")
-    if value is None:
-        return None
-    if value not in LANGUAGE_CHOICES:
-        raise Http404  # an unknown language is not a report we have
-    return value
-
-
 @require_safe
 def customer_pdf(request: HttpRequest, token: str) -> HttpResponse:
     try:
         lead = _lead_for_token(token)
     except links.LinkExpired:
         return _expired(request)
-    return _pdf_response(request, lead, via="link")
+    return pdf_response(request, lead, via="link")
 
 
 @require_safe
@@ -128,22 +109,7 @@ def customer_web(request: HttpRequest, token: str) -> HttpResponse:
         lead = _lead_for_token(token)
     except links.LinkExpired:
         return _expired(request)
-    with translation.override(lead.language or "zh-hans"):
-        from django.urls import reverse
-
+    with translation.override(language_code(lead.language)):
         pdf_url = reverse("reports:customer", kwargs={"token": token})
-    return _web_response(request, lead, via="link", pdf_url=pdf_url)
+    return web_response(request, lead, via="link", pdf_url=pdf_url)
 
-
-@require_safe
-def staff_pdf(request: HttpRequest, public_id) -> HttpResponse:
-    lead = _lead_for_staff(request, public_id)
-    return _pdf_response(request, lead, via="staff", language=_staff_language(request))
-
-
-@require_safe
-def staff_web(request: HttpRequest, public_id) -> HttpResponse:
-    lead = _lead_for_staff(request, public_id)
-    language = _staff_language(request)
-    pdf_url = links.staff_report_path(lead) + (f"?lang={language}" if language else "")
-    return _web_response(request, lead, via="staff", pdf_url=pdf_url, language=language)

@@ -1,7 +1,7 @@
 """Lifetime of a staff session, enforced on every request of a logged-in user.
 
 Only staff log in (visitors have no accounts), so every authenticated request is a staff
-request: the workspace (/staff/), report downloads (/report/staff/), the admin (/admin/),
+request: the workspace (/staff/, its report downloads included), the admin (/admin/),
 and the public pages a salesperson may open in the same browser. A session ends when it
 has been idle for STAFF_IDLE_TIMEOUT seconds, is older than STAFF_SESSION_MAX_AGE since
 the log-in, or should have passed the second log-in step (selector.staff.mfa) and has not.
@@ -26,7 +26,7 @@ LOGIN_AT_KEY = "staff_login_at"
 # Write the timestamp at most this often, so most requests don't rewrite the session.
 TOUCH_EVERY = 30
 # Paths (after the optional language prefix) that only staff use.
-STAFF_PREFIXES = ("staff/", "report/staff/", "admin/")
+STAFF_PREFIXES = ("staff/", "admin/")
 
 
 def start(request) -> None:

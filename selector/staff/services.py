@@ -27,7 +27,7 @@ from selector.leads.models import (
     NextActionKind,
     Status,
 )
-from selector.leads.services import lead_delete
+from selector.reports.lifecycle import delete_lead
 from selector.staff import permissions, tasks
 from selector.staff.models import LeadDeletion
 
@@ -233,9 +233,9 @@ def report_hash(report_number: str) -> str:
 
 
 def lead_delete_on_request(*, lead: Lead, actor, reason: str) -> LeadDeletion:
-    """Delete a lead on the customer's request: the row, its events and everything other
-    apps stored for it (selector.leads.services.lead_delete runs LEAD_DELETE_HOOKS, e.g. the
-    stored PDF report), keeping only an anonymous LeadDeletion record. Duplicates merged
+    """Delete a lead on the customer's request: the row, its events and everything else
+    stored for it (selector.reports.lifecycle.delete_lead, e.g. the cached PDF reports),
+    keeping only an anonymous LeadDeletion record. Duplicates merged
     into it are the same customer's submissions: they go too."""
     reason = (reason or "").strip()
     if not reason:
@@ -258,8 +258,8 @@ def lead_delete_on_request(*, lead: Lead, actor, reason: str) -> LeadDeletion:
             actor=actor,
         )
         for pointer in Lead.objects.filter(merged_into=lead):
-            lead_delete(lead=pointer)
-        lead_delete(lead=lead)
+            delete_lead(lead=pointer)
+        delete_lead(lead=lead)
     logger.info("lead deleted on request, deletion record %s", record.pk)
     return record
 

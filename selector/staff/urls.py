@@ -34,6 +34,8 @@ urlpatterns = [
     path("leads/<uuid:public_id>/duplicates/<int:flag_id>/dismiss/",
          views.duplicate_dismiss, name="duplicate_dismiss"),
     path("leads/<uuid:public_id>/delete/", views.lead_delete, name="lead_delete"),
+    path("leads/<uuid:public_id>/report/", views.lead_report, name="lead_report"),
+    path("leads/<uuid:public_id>/report/web/", views.lead_report_web, name="lead_report_web"),
     path("dashboard/", views.dashboard, name="dashboard"),
     path("security/", views.security, name="security"),
     path("pipeline/", views.manager, name="manager"),

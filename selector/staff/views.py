@@ -41,7 +41,7 @@ from selector.leads.models import (
 )
 from selector.leads.snapshots import lead_recommendation
 from selector.planner.presenter import present
-from selector.reports.links import staff_report_path
+from selector.reports import views as report_views
 from selector.staff import charts, export, lockout, mfa, paging, permissions, queries, services
 from selector.staff import middleware as staff_session
 from selector.staff.access import get_lead_for_user, staff_or_admin_required, staff_required
@@ -431,6 +431,37 @@ def export_xlsx(request: HttpRequest) -> HttpResponse:
 
 # --- one lead ----------------------------------------------------------------------------
 
+REPORT_LANGUAGES = {"zh-hans", "en"}
+
+
+def _report_language(request: HttpRequest) -> str | None:
+    value = request.GET.get("lang")
+    if value is None:
+        return None
+    if value not in REPORT_LANGUAGES:
+        raise Http404  # an unknown language is not a report we have
+    return value
+
+
+@require_safe
+def lead_report(request: HttpRequest, public_id) -> HttpResponse:
+    """The lead's PDF report (?lang=en|zh-hans: in that language). Everyone who may not
+    view the lead, signed out or not, gets the 404 (nothing tells them it exists)."""
+    lead = get_lead_for_user(request, public_id)
+    return report_views.pdf_response(request, lead, via="staff",
+                                     language=_report_language(request))
+
+
+@require_safe
+def lead_report_web(request: HttpRequest, public_id) -> HttpResponse:
+    lead = get_lead_for_user(request, public_id)
+    language = _report_language(request)
+    pdf_url = reverse("staff:lead_report", args=[lead.public_id]) + (
+        f"?lang={language}" if language else "")
+    return report_views.web_response(request, lead, via="staff", pdf_url=pdf_url,
+                                     language=language)
+
+
 def _share_url(lead: Lead) -> str:
     """The wizard's signed link to the lead's answers; none for answers an older engine
     stored that this one no longer reads."""
@@ -562,7 +593,7 @@ def _lead_context(request, lead: Lead, **extra) -> dict:
         "assign_form": AssignForm(user=user, lead=lead,
                                   initial={"owner": lead.owner_id or ""}),
         "share_url": _share_url(lead),
-        "report_url": staff_report_path(lead),
+        "report_url": reverse("staff:lead_report", args=[lead.public_id]),
         "overdue": bool(lead.next_action_due and lead.next_action_due < now),
         "sla": sla_clock(lead, now),
         "duplicates": duplicates,

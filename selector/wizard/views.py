@@ -374,4 +374,4 @@ def handoff(request: HttpRequest, token: str) -> HttpResponse:
         return render(request, "wizard/share_invalid.html", status=404)
     ws = _start_session(request, answers=answers.to_dict(), result_shown=True)
     services.wizard_session_reach(ws=ws, index=RESULT_INDEX)
-    return HttpResponseRedirect(reverse("leads:contact"), status=303)
+    return HttpResponseRedirect(reverse("public:contact"), status=303)

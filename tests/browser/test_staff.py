@@ -77,7 +77,7 @@ def test_sales_work_a_lead_end_to_end(new_page, live_server, artifacts_dir, tran
     page.screenshot(path=str(artifacts_dir("staff") / "lead-page.png"), full_page=True)
 
     with page.expect_download() as download_info:
-        page.click(f"a[href$='/report/staff/{target.public_id}/']")
+        page.click(f"a[href$='/staff/leads/{target.public_id}/report/']")
     download = download_info.value
     pdf = download.path().read_bytes()
     assert pdf.startswith(b"%PDF")

@@ -2,12 +2,14 @@ from datetime import timedelta
 from io import StringIO
 
 import pytest
+from django.core.cache import cache
 from django.core.management import call_command
 from django.utils import timezone
 
 from selector.domain import Answers
 from selector.leads import services
 from selector.leads.models import Lead, LeadEvent
+from selector.reports import services as report_services
 
 from .conftest import ANSWERS, contact_data, make_session
 
@@ -65,18 +67,26 @@ def test_it_is_safe_to_run_again(leads):
     assert _purge().endswith(": 0 deleted")
 
 
-def test_delete_hooks_remove_what_other_apps_stored(leads, monkeypatch):
-    seen = []
-    monkeypatch.setattr(services, "LEAD_DELETE_HOOKS", [lambda lead: seen.append(lead.pk)])
+def _cache_a_report(lead) -> str:
+    """A cached PDF of ``lead`` as report_pdf stores it (key remembered in its index)."""
+    key = f"reports:pdf:{lead.public_id.hex}:zh-hans:test"
+    cache.set(key, b"%PDF- with the customer's name")
+    report_services._remember_key(lead, key, 600)
+    return key
+
+
+def test_the_purge_deletes_the_leads_cached_reports(leads):
+    keys = {name: _cache_a_report(lead) for name, lead in leads.items()}
     _purge()
-    assert sorted(seen) == sorted([leads["old"].pk, leads["older"].pk])
+    assert cache.get(keys["old"]) is None and cache.get(keys["older"]) is None
+    assert cache.get(keys["edge"]) and cache.get(keys["new"])  # kept with their leads
 
 
-def test_a_failing_hook_keeps_the_lead(leads, monkeypatch):
-    def broken(lead):
-        raise OSError("storage down")
+def test_a_cache_failure_keeps_the_lead(leads, monkeypatch):
+    def broken(*args, **kwargs):
+        raise OSError("cache down")
 
-    monkeypatch.setattr(services, "LEAD_DELETE_HOOKS", [broken])
+    monkeypatch.setattr(report_services.cache, "delete_many", broken)
     with pytest.raises(OSError):
         _purge()
     assert Lead.objects.count() == 4

@@ -12,9 +12,9 @@ from django.core import mail
 from django.test import override_settings
 
 from selector.content.models import CompanyProfile
-from selector.leads.delivery import report_email_status
 from selector.leads.models import Lead, LeadEvent
-from selector.leads.tasks import email_report
+from selector.reports.delivery import report_email_status
+from selector.reports.tasks import email_report
 
 from .conftest import contact_data
 

@@ -112,7 +112,7 @@ def test_staff_page_pdf_and_jsonld_keep_the_frozen_numbers(lead, staff_client, m
     assert props["recommended.modules"] == figures["modules"]
     assert props["runner_up.switches"] == figures["runner"]
     # The web version of the report carries the same JSON-LD.
-    web = staff_client.get(reverse("reports:staff_web", args=[lead.public_id])).content.decode()
+    web = staff_client.get(reverse("staff:lead_report_web", args=[lead.public_id])).content.decode()
     match = re.search(r'<script type="application/ld\+json">(.*?)</script>', web, re.S)
     web_doc = json.loads(match.group(1))
     assert {p["propertyID"]: p["value"] for p in web_doc["additionalProperty"]} == props

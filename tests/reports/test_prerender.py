@@ -10,8 +10,8 @@ from django.utils import timezone
 from selector.core.logredact import REDACTED, RedactTokens, redact
 from selector.domain import Answers
 from selector.leads.models import Lead
-from selector.leads.services import LEAD_DELETE_HOOKS, lead_create, lead_delete
 from selector.reports import links, render, services, tasks
+from selector.reports.lifecycle import delete_lead, submit_lead
 from selector.reports.samples import SAMPLE_ANSWERS
 from selector.wizard.models import WizardSession
 
@@ -34,7 +34,7 @@ def _create_lead(django_capture_on_commit_callbacks) -> Lead:
     ws = WizardSession.objects.create(answers=dict(SAMPLE_ANSWERS["roce"]), furthest_step=6,
                                       result_at=timezone.now(), language="zh-hans")
     with django_capture_on_commit_callbacks(execute=True):
-        lead, created = lead_create(wizard_session=ws, contact=dict(CONTACT),
+        lead, created = submit_lead(wizard_session=ws, contact=dict(CONTACT),
                                     answers=Answers.from_dict(SAMPLE_ANSWERS["roce"]),
                                     language="zh-hans")
     assert created
@@ -101,14 +101,14 @@ def test_the_task_skips_a_lead_that_is_gone(db):
 
 def test_deleting_a_lead_deletes_its_cached_reports(make_lead, client,
                                                     django_capture_on_commit_callbacks):
-    assert services.delete_cached_reports in LEAD_DELETE_HOOKS
     lead = make_lead()
     services.report_pdf(lead)
     services.report_pdf(lead, "en")
     keys = _cached_keys(lead)
     assert len(keys) == 2 and all(cache.get(k) for k in keys)
     with django_capture_on_commit_callbacks(execute=True):
-        lead_delete(lead=lead)
+        delete_lead(lead=lead)
+    assert not Lead.objects.filter(pk=lead.pk).exists()
     assert not any(cache.get(k) for k in keys)
     assert cache.get(services._index_key(lead)) is None
 
@@ -134,7 +134,7 @@ def test_the_filter_redacts_every_language_and_keeps_staff_paths():
     assert record.getMessage() == f"Gone: /report/{REDACTED}/"
     assert (redact("GET /en/report/abc.def/web/?x=1 503")
             == f"GET /en/report/{REDACTED}/web/?x=1 503")
-    staff = "/report/staff/8a3c2a4e-3f3a-4a7e-9d57-2f0f9c8b1d11/"
+    staff = "/staff/leads/8a3c2a4e-3f3a-4a7e-9d57-2f0f9c8b1d11/report/"
     assert redact(staff) == staff
 
 

@@ -1,9 +1,10 @@
 import pytest
+from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.urls import reverse
 
-from selector.leads import services as lead_services
 from selector.leads.models import Lead, LeadEvent
+from selector.reports import services as report_services
 from selector.staff import services
 from selector.staff.models import LeadDeletion
 
@@ -36,7 +37,7 @@ def test_it_shows_everything_about_the_lead(client, sales, content):
     # The customer's result page: the wizard's signed share link.
     assert "/wizard/r/" in body
     # The report download of the reports app.
-    assert reverse("reports:staff", args=[lead.public_id]) in body
+    assert reverse("staff:lead_report", args=[lead.public_id]) in body
 
 
 def test_status_change_writes_an_event(client, sales, lead):
@@ -120,8 +121,9 @@ def test_delete_asks_for_confirmation(client, manager, lead):
 
 def test_delete_removes_personal_data_keeps_an_anonymous_record(client, manager, lead,
                                                                 monkeypatch):
-    removed = []
-    monkeypatch.setattr(lead_services, "LEAD_DELETE_HOOKS", [lambda gone: removed.append(gone.pk)])
+    cached = f"reports:pdf:{lead.public_id.hex}:zh-hans:test"
+    cache.set(cached, b"%PDF- with the customer's name")
+    report_services._remember_key(lead, cached, 600)
     services.lead_add_note(lead=lead, text="phoned 张伟", actor=manager)
     login(client, manager)
     response = client.post(reverse("staff:lead_delete", args=[lead.public_id]),
@@ -129,7 +131,7 @@ def test_delete_removes_personal_data_keeps_an_anonymous_record(client, manager,
     assert response.status_code == 302
     assert not Lead.objects.filter(pk=lead.pk).exists()
     assert not LeadEvent.objects.filter(lead_id=lead.pk).exists()
-    assert removed == [lead.pk]  # the reports app's hook (stored PDF) ran
+    assert cache.get(cached) is None  # its cached PDF went too
     record = LeadDeletion.objects.get()
     assert record.actor == manager and record.recommendation == lead.recommendation
     assert record.report_hash == services.report_hash(lead.report_number)
@@ -139,11 +141,11 @@ def test_delete_removes_personal_data_keeps_an_anonymous_record(client, manager,
     assert client.get(reverse("staff:lead_detail", args=[lead.public_id])).status_code == 404
 
 
-def test_a_failing_hook_rolls_the_deletion_back(manager, lead, monkeypatch):
-    def boom(_lead):
-        raise RuntimeError("storage down")
+def test_a_cache_failure_rolls_the_deletion_back(manager, lead, monkeypatch):
+    def boom(*args, **kwargs):
+        raise RuntimeError("cache down")
 
-    monkeypatch.setattr(lead_services, "LEAD_DELETE_HOOKS", [boom])
+    monkeypatch.setattr(report_services.cache, "delete_many", boom)
     with pytest.raises(RuntimeError):
         services.lead_delete_on_request(lead=lead, actor=manager, reason="asked")
     assert Lead.objects.filter(pk=lead.pk).exists()

@@ -125,7 +125,7 @@ def test_when_required_a_user_without_one_enrols_before_the_session_starts(clien
 @override_settings(STAFF_MFA_REQUIRED=True)
 def test_when_required_an_unverified_session_is_ended_everywhere(client, sam):
     client.force_login(sam)  # e.g. a session from before the setting was turned on
-    for url in ("/staff/", "/admin/", "/report/staff/00000000-0000-0000-0000-000000000000/"):
+    for url in ("/staff/", "/admin/", "/staff/leads/00000000-0000-0000-0000-000000000000/report/"):
         client.force_login(sam)
         response = client.get(url)
         assert response.status_code == 302 and "/staff/login/" in response["Location"], url

@@ -13,7 +13,7 @@ from tests.security.test_url_access import EXPECTED, _admin_urls, _url, world  #
 from .conftest import PASSWORD
 
 STAFF_NAMES = sorted(n for n in EXPECTED
-                     if n.startswith(("staff:", "reports:staff"))
+                     if n.startswith("staff:")
                      and n not in ("staff:login", "staff:mfa_verify"))  # the log-in itself
 ADMIN_PAGES = ["/admin/", "/admin/content/faqentry/", "/admin/auth/user/", "/en/admin/"]
 
@@ -87,7 +87,7 @@ def test_activity_keeps_the_session_alive(client, boss):
     client.get("/healthz")
     _age(client, **{LAST_SEEN_KEY: 500})
     before = int(time.time())
-    assert client.get(_url("reports:staff", lead)).status_code == 200
+    assert client.get(_url("staff:lead_report", lead)).status_code == 200
     assert client.session[LAST_SEEN_KEY] >= before
     _age(client, **{LAST_SEEN_KEY: 500})
     assert client.get("/admin/").status_code == 200

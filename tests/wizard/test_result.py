@@ -178,7 +178,7 @@ def test_the_call_to_action_appears_when_the_leads_url_exists(result_of):
     from django.urls import NoReverseMatch, reverse
     _, r, html = result_of(ROCE)
     try:
-        url = reverse("leads:contact")
+        url = reverse("public:contact")
     except NoReverseMatch:
         assert "Get the full PDF report" not in html
     else:

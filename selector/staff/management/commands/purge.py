@@ -2,7 +2,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand
 
 from selector.core.retention import expired_sessions_purge, task_results_purge
-from selector.leads.services import leads_purge
+from selector.reports.lifecycle import purge_leads
 from selector.staff import lockout
 from selector.wizard.services import wizard_sessions_purge
 
@@ -27,7 +27,7 @@ class Command(BaseCommand):
         # Leads first: their wizard sessions and task results go with them.
         steps = [
             (f"leads older than {lead_days} days",
-             lambda: leads_purge(dry_run=dry_run)),
+             lambda: purge_leads(dry_run=dry_run)),
             (f"wizard sessions without a lead, inactive for {session_days} days",
              lambda: wizard_sessions_purge(days=session_days, dry_run=dry_run)),
             ("expired sessions", lambda: expired_sessions_purge(dry_run=dry_run)),

@@ -1,6 +1,7 @@
 """The report e-mail to the customer: what the contact page promises ("we send you the
-full report"). Built here, sent by the task worker (``selector.leads.tasks``) with
-retries, recorded on the lead's timeline as ``report_emailed`` / ``report_email_failed``.
+full report"). Built here, sent by the task worker (``selector.reports.tasks.email_report``
+with the retries of ``selector.leads.tasks.deliver``), recorded on the lead's timeline as
+``report_emailed`` / ``report_email_failed``.
 
 The message is in the lead's language, HTML and plain text, with the PDF attached when it
 is at most ``REPORT_EMAIL_ATTACH_MAX_BYTES`` (a link otherwise), the signed download link,
@@ -23,6 +24,7 @@ from django.utils.translation import gettext as _
 
 from selector.content.models import CompanyProfile
 from selector.core.explain import fabric_label
+from selector.core.i18n import lang_tag, language_code
 from selector.domain import Answers, Fabric, InvalidAnswers
 from selector.leads.models import Lead, LeadEvent
 from selector.reports.links import customer_report_path, max_age
@@ -52,15 +54,11 @@ def report_email_status(lead: Lead) -> EmailStatus:
     return EmailStatus(lead.email, "pending")
 
 
-def _language(lead: Lead) -> str:
-    return "en" if (lead.language or "").startswith("en") else "zh-hans"
-
-
 def report_message(lead: Lead, *, base_url: str, pdf: bytes | None,
                    filename: str = "") -> EmailMultiAlternatives:
     """The customer's report e-mail. ``pdf`` None: the PDF could not be rendered now, the
     link renders it on demand."""
-    language = _language(lead)
+    language = language_code(lead.language)
     limit = settings.REPORT_EMAIL_ATTACH_MAX_BYTES
     attach = pdf is not None and len(pdf) <= limit
     with translation.override(language):
@@ -86,17 +84,17 @@ def report_message(lead: Lead, *, base_url: str, pdf: bytes | None,
             "too_large": pdf is not None and not attach,
             "pdf_size_mb": f"{len(pdf) / 1_000_000:.1f}" if pdf is not None else "",
             "filename": filename,
-            "lang_tag": "en" if language == "en" else "zh-Hans",
+            "lang_tag": lang_tag(language),
         }
         subject = _("Your AI cluster network report %(number)s") % {
             "number": lead.report_number}
         message = EmailMultiAlternatives(
             subject=subject,
-            body=render_to_string("leads/email/report.txt", context),
+            body=render_to_string("reports/email/report.txt", context),
             to=[lead.email],
             reply_to=[company.email] if company.email else None,
         )
-        message.attach_alternative(render_to_string("leads/email/report.html", context),
+        message.attach_alternative(render_to_string("reports/email/report.html", context),
                                    "text/html")
     if attach:
         message.attach(filename or f"{lead.report_number}.pdf", pdf, "application/pdf")

@@ -1,3 +1,8 @@
+"""The contact step after the wizard's result (details + consent -> one lead), the
+thank-you page with the report, and the privacy notice."""
+
+from __future__ import annotations
+
 import logging
 import time
 
@@ -5,21 +10,23 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_safe
 
-from selector.core.siteurl import site_url
+from selector.core.siteurl import absolute, site_url
 from selector.domain import Answers, InvalidAnswers
 from selector.leads import abuse
-from selector.leads.delivery import report_email_status
 from selector.leads.forms import ContactForm
-from selector.leads.links import report_path, result_share_url
 from selector.leads.models import Lead
 from selector.leads.privacy import PRIVACY_NOTICE_VERSION
-from selector.leads.services import lead_create
+from selector.reports.delivery import report_email_status
+from selector.reports.lifecycle import submit_lead
+from selector.reports.links import customer_report_path
 from selector.wizard.models import WizardSession
+from selector.wizard.sharing import share_token
 from selector.wizard.state import completed_answers, get_wizard_session
 
 logger = logging.getLogger(__name__)
@@ -85,7 +92,7 @@ def contact(request: HttpRequest) -> HttpResponse:
     if existing is not None and str(existing.public_id) in request.session.get(
             SESSION_LEADS_KEY, []):
         # Already submitted from this browser (refresh, back button, second tab).
-        return redirect("leads:thanks")
+        return redirect("public:thanks")
 
     if request.method == "POST":
         form = ContactForm(request.POST, wizard_session_id=ws.pk)
@@ -97,7 +104,7 @@ def contact(request: HttpRequest) -> HttpResponse:
                 response["Retry-After"] = str(abuse.retry_after_seconds())
                 return response
             try:
-                lead, created = lead_create(
+                lead, created = submit_lead(
                     wizard_session=ws, answers=answers, contact=form.contact(),
                     language=translation.get_language() or settings.LANGUAGE_CODE,
                     user_agent=request.META.get("HTTP_USER_AGENT", ""),
@@ -114,7 +121,7 @@ def contact(request: HttpRequest) -> HttpResponse:
                 if not created:
                     abuse.uncount(request)
                 _remember(request, lead)
-                return redirect("leads:thanks")
+                return redirect("public:thanks")
         elif form.abuse:
             logger.info("lead submit refused: %s", form.abuse)
         _stash_draft(request, form)
@@ -136,15 +143,17 @@ def thanks(request: HttpRequest) -> HttpResponse:
     if lead is None:
         if ids:  # the lead was deleted (on request or by retention): forget it here too
             request.session[SESSION_LEADS_KEY] = []
-        return redirect("leads:contact")
+        return redirect("public:contact")
     try:
         answers = Answers.from_dict(lead.answers)
     except InvalidAnswers:  # a snapshot from an older engine must not break the page
         answers = None
     return render(request, "leads/thanks.html", {
         "lead": lead,
-        "report_url": report_path(lead),
-        "share_url": result_share_url(request, answers) if answers else "",
+        # Root-relative: works on whatever host and port the page was served from.
+        "report_url": customer_report_path(lead),
+        "share_url": absolute(reverse("wizard:shared", args=[share_token(answers)]), request)
+        if answers else "",
         "email_status": report_email_status(lead),
     })
 
