@@ -48,6 +48,16 @@ def suffix(code: str | None) -> str:
     return "en" if is_english(code) else "zh"
 
 
+def active_is_english() -> bool:
+    """Is the active language (the request's, or an override's) English?"""
+    return is_english(translation.get_language())
+
+
+def active_lang_tag() -> str:
+    """The active language's tag, as in ``inLanguage``, ``hreflang`` and ``lang``."""
+    return lang_tag(translation.get_language())
+
+
 def _prefix(code: str) -> str:
     return "" if code == settings.LANGUAGE_CODE else f"/{code}"
 

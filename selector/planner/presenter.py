@@ -19,10 +19,10 @@ from django.templatetags.static import static
 from django.urls import NoReverseMatch, reverse
 from django.utils import translation
 from django.utils.safestring import SafeString
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from selector.core import explain
+from selector.core.i18n import active_is_english
 from selector.core.siteurl import site_url
 from selector.domain import (
     RULES_BY_ID,
@@ -46,10 +46,6 @@ ANSWER_ORDER = ("gpus", "gpus_per_server", "workload", "throughput_limited", "bu
                 "determinism", "nic_speed", "nics_per_server", "vendor", "distance")
 
 
-def is_english() -> bool:
-    return (get_language() or "").startswith("en")
-
-
 @dataclass(frozen=True)
 class SourceView:
     title: str  # in the active language where we have a description, else as published
@@ -60,7 +56,7 @@ class SourceView:
     @classmethod
     def of(cls, source: Source) -> SourceView:
         title = source.title
-        if not is_english() and source.title_zh:
+        if not active_is_english() and source.title_zh:
             title = source.title_zh
         return cls(title=title, url=source.url, date=source.date, original=source.title)
 
@@ -359,7 +355,7 @@ def _cost_view(plan) -> CostView:
     cost = plan.cost if plan is not None else None
     if cost is None or not cost.complete:
         return CostView(_("Price on request"), "", None, "", "", False)
-    note = cost.note if is_english() else (cost.note_zh or cost.note)
+    note = cost.note if active_is_english() else (cost.note_zh or cost.note)
     text = money(cost.amount, cost.currency)
     return CostView(text, cost.currency, cost.amount, cost.as_of, note, cost.is_example)
 
@@ -372,7 +368,7 @@ def _bom_rows(plan) -> list[BomRow]:
 
 
 def _bom_row(line: BomLine) -> BomRow:
-    desc = line.description if is_english() else (line.description_zh or line.description)
+    desc = line.description if active_is_english() else (line.description_zh or line.description)
     reach = f"≤\u00a0{num(line.reach_m)}\u00a0m" if line.reach_m else ""  # never split
     item = f"{line.vendor} {line.model}" if line.vendor not in ("", "—") else line.model
     return BomRow(

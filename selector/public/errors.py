@@ -22,6 +22,7 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from selector.content.models import CompanyProfile
+from selector.core.i18n import language_code
 
 logger = logging.getLogger("selector.errors")
 
@@ -79,7 +80,7 @@ def _company_channels(status: int) -> CompanyProfile | None:
 def error_response(request: HttpRequest | None, status: int, *, retry: bool = False,
                    headers: dict[str, str] | None = None) -> HttpResponse:
     title, message = PAGES[status]
-    language = translation.get_language() or "zh-hans"
+    language = language_code(translation.get_language())
     try:
         home_url = reverse("home")
     except Exception:  # noqa: BLE001 - an error page must render whatever happened

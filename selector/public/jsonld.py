@@ -17,9 +17,9 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language
 
 from selector.content.models import CompanyProfile, ContentBlock, FaqEntry
+from selector.core.i18n import active_lang_tag
 from selector.core.jsonld import dumps
 from selector.core.siteurl import site_url
 from selector.planner.presenter import organization_node
@@ -40,11 +40,6 @@ def absolute(path: str) -> str:
     """An absolute URL on the public site (selector.core.siteurl) for a root-relative
     path."""
     return site_url() + path
-
-
-def page_language() -> str:
-    """BCP 47 tag of the active language, as used in ``inLanguage`` and ``hreflang``."""
-    return "en" if (get_language() or "").startswith("en") else "zh-Hans"
 
 
 def organization_id() -> str:
@@ -75,7 +70,7 @@ def article(*, block: ContentBlock, company: CompanyProfile, url: str,
         "publisher": _org_ref(company),
         "datePublished": block.published_at or block.updated_at,
         "dateModified": max(modified, block.published_at or modified),
-        "inLanguage": page_language(),
+        "inLanguage": active_lang_tag(),
         "mainEntityOfPage": {"@type": "WebPage", "@id": url},
     }
 
@@ -92,7 +87,7 @@ def faq_section(entries: Iterable[FaqEntry]) -> tuple[list[QA], dict]:
     items = [QA(slug=e.slug, question=e.question, answer=e.answer) for e in entries]
     node = {
         "@type": "FAQPage",
-        "inLanguage": page_language(),
+        "inLanguage": active_lang_tag(),
         "mainEntity": [
             {"@type": "Question", "name": qa.question,
              "acceptedAnswer": {"@type": "Answer", "text": qa.answer}}

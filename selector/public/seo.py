@@ -10,14 +10,11 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import translation
 
-from selector.public.jsonld import absolute, page_language
+from selector.core.i18n import active_lang_tag, lang_tag
+from selector.public.jsonld import absolute
 
 # Open Graph wants territory locales.
 OG_LOCALES = {"zh-Hans": "zh_CN", "en": "en_US"}
-
-
-def hreflang(language_code: str) -> str:
-    return "en" if language_code.startswith("en") else "zh-Hans"
 
 
 def url_in(url_name: str, language_code: str) -> str:
@@ -39,7 +36,7 @@ class Seo:
 
     def __post_init__(self) -> None:
         self.alternates = [
-            (hreflang(code), url_in(self.url_name, code)) for code, _name in settings.LANGUAGES
+            (lang_tag(code), url_in(self.url_name, code)) for code, _name in settings.LANGUAGES
         ]
         self.alternates.append(("x-default", url_in(self.url_name, settings.LANGUAGE_CODE)))
 
@@ -49,11 +46,11 @@ class Seo:
 
     @property
     def og_locale(self) -> str:
-        return OG_LOCALES[page_language()]
+        return OG_LOCALES[active_lang_tag()]
 
     @property
     def og_locale_alternates(self) -> list[str]:
-        return [v for k, v in OG_LOCALES.items() if k != page_language()]
+        return [v for k, v in OG_LOCALES.items() if k != active_lang_tag()]
 
     @property
     def image(self) -> str:

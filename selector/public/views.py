@@ -11,12 +11,12 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from selector.content import queries
 from selector.content.models import CompanyProfile, ComparisonRow, ContentBlock, FaqEntry
+from selector.core.i18n import active_is_english
 from selector.public import jsonld
 from selector.public.seo import Seo
 from selector.public.tree import decision_tree
@@ -72,7 +72,7 @@ def modified_at(url_name: str) -> datetime | None:
 
 
 def _list_separator() -> str:
-    return ", " if (get_language() or "").startswith("en") else "、"
+    return ", " if active_is_english() else "、"
 
 
 @require_safe

@@ -21,8 +21,6 @@ import tempfile
 from functools import lru_cache
 from pathlib import Path
 
-from django.conf import settings
-
 logger = logging.getLogger(__name__)
 
 FAMILY = "Noto Sans CJK SC Report"
@@ -68,8 +66,8 @@ RANGES = (
 
 
 def font_dir() -> Path:
-    default = Path(__file__).resolve().parent / "fonts"
-    return Path(getattr(settings, "REPORT_FONT_DIR", None) or default)
+    """The cut-down fonts shipped with the app (REPORT_FONT_DIR was never set anywhere)."""
+    return Path(__file__).resolve().parent / "fonts"
 
 
 def charset() -> list[int]:

@@ -38,6 +38,7 @@ from selector.content.models import (
     ContentBlock,
     FaqEntry,
 )
+from selector.core.i18n import lang_tag, language_code
 from selector.core.jsonld import dumps
 from selector.core.siteurl import site_url
 from selector.core.templatetags import site_extras
@@ -90,15 +91,11 @@ class ReportData:
 
     @property
     def lang_tag(self) -> str:
-        return "en" if self.language.startswith("en") else "zh-Hans"
+        return lang_tag(self.language)
 
     @property
     def language_code(self) -> str:
-        return "en" if self.language.startswith("en") else "zh-hans"
-
-
-def normalise_language(code: str | None) -> str:
-    return "en" if (code or "").lower().startswith("en") else "zh-hans"
+        return language_code(self.language)
 
 
 # ---------------------------------------------------------------------------------------
@@ -300,7 +297,7 @@ def _page_css(pattern: str):
 
 def page_css(language: str):
     """"Page x of y" in the footer, in the report's language (parsed once per language)."""
-    with translation.override(normalise_language(language)):
+    with translation.override(language_code(language)):
         return _page_css(_("Page %(page)s of %(pages)s"))
 
 

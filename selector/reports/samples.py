@@ -6,6 +6,7 @@ from datetime import datetime
 
 from django.utils import timezone
 
+from selector.core.i18n import is_english
 from selector.domain import Answers
 from selector.reports.render import ReportData
 
@@ -26,7 +27,7 @@ SAMPLE_ANSWERS = {
 
 
 def sample_report(language: str = "zh-hans", kind: str = "roce", **overrides) -> ReportData:
-    chinese = not language.startswith("en")
+    chinese = not is_english(language)
     values = dict(
         report_number="NS-20261130-7KQ2XW",
         created=timezone.make_aware(datetime(2026, 11, 30, 10, 30)),

@@ -15,6 +15,7 @@ from django.core.cache import cache
 from django.core.exceptions import ImproperlyConfigured
 from django.db import transaction
 
+from selector.core.i18n import language_code
 from selector.domain import Answers, InvalidAnswers
 from selector.leads.models import LeadEvent
 from selector.leads.snapshots import lead_recommendation
@@ -26,15 +27,12 @@ from selector.reports.render import (
     content_version,
     created_at,
     html_to_pdf,
-    normalise_language,
     pdf_sources,
     report_version,
 )
 
 logger = logging.getLogger(__name__)
 
-DEFAULT_TIMEOUT = 20  # seconds; a healthy render takes well under one
-CACHE_SECONDS = 30 * 24 * 60 * 60
 
 # One WeasyPrint worker per process: renders are serialised anyway (shared font map),
 # and the request thread can stop waiting after the timeout. A timed-out render keeps
@@ -52,7 +50,7 @@ def report_data_for_lead(lead, language: str | None = None) -> ReportData:
     return ReportData(
         report_number=lead.report_number,
         created=lead.created_at,
-        language=normalise_language(language or lead.language),
+        language=language_code(language or lead.language),
         customer_name=lead.name,
         customer_company=lead.company,
         answers=Answers.from_dict(lead.answers),
@@ -61,7 +59,7 @@ def report_data_for_lead(lead, language: str | None = None) -> ReportData:
 
 
 def render_timeout() -> float:
-    return float(getattr(settings, "REPORT_RENDER_TIMEOUT", DEFAULT_TIMEOUT))
+    return float(settings.REPORT_RENDER_TIMEOUT)
 
 
 def cache_key(lead, data: ReportData, version: str | None = None) -> str:
@@ -103,7 +101,7 @@ def report_pdf(lead, language: str | None = None) -> tuple[bytes, ReportData]:
     pdf = cache.get(key)
     if pdf is None:
         pdf = render_pdf_bounded(data, ref=lead.public_id.hex)
-        seconds = int(getattr(settings, "REPORT_CACHE_SECONDS", CACHE_SECONDS))
+        seconds = settings.REPORT_CACHE_SECONDS
         cache.set(key, pdf, timeout=seconds)
         _remember_key(lead, key, seconds)
     return pdf, data

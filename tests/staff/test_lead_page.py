@@ -119,8 +119,7 @@ def test_delete_asks_for_confirmation(client, manager, lead):
     assert Lead.objects.filter(pk=lead.pk).exists()
 
 
-def test_delete_removes_personal_data_keeps_an_anonymous_record(client, manager, lead,
-                                                                monkeypatch):
+def test_delete_removes_personal_data_keeps_an_anonymous_record(client, manager, lead):
     cached = f"reports:pdf:{lead.public_id.hex}:zh-hans:test"
     cache.set(cached, b"%PDF- with the customer's name")
     report_services._remember_key(lead, cached, 600)
