@@ -7,8 +7,6 @@ translated text for pages, the API, e-mails and the PDF.
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -17,7 +15,6 @@ from selector.domain.decision import (
     DISTANCES,
     REASON_KEYS,
     Budget,
-    Decision,
     Determinism,
     Fabric,
     Reason,
@@ -254,15 +251,4 @@ def what_if_text(item: WhatIf) -> str:
         "condition": _what_if_condition(item.field, item.value),
         "fabric": fabric,
         "rule": item.rule,
-    }
-
-
-def decision_texts(decision: Decision) -> dict[str, Any]:
-    """The translated words for one decision, as used by the API and the pages."""
-    return {
-        "recommendation_label": fabric_label(decision.recommendation),
-        "runner_up_label": fabric_label(decision.runner_up),
-        "rule_title": str(RULE_TITLES[decision.rule]),
-        "reasons": [reason_text(r) for r in decision.reasons],
-        "what_if": [what_if_text(w) for w in decision.what_if],
     }

@@ -156,10 +156,6 @@ def payload(message: Message, kind: str) -> dict:
             "text": body, "url": message.link, "mentions": list(message.mobiles)}
 
 
-def webhook_payload(lead: Lead, kind: str) -> dict:
-    return payload(new_lead_message(lead), kind)
-
-
 def post_message(message: Message) -> None:
     """POST a message to LEAD_WEBHOOK_URL; raises on a network error, an HTTP error or a
     robot's error code."""

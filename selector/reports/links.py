@@ -15,7 +15,6 @@ from django.urls import reverse
 from django.utils import translation
 
 from selector.core.i18n import language_code
-from selector.core.siteurl import site_url
 
 SALT = "selector.reports.customer-link.v1"
 
@@ -56,13 +55,3 @@ def customer_report_path(lead, *, web: bool = False) -> str:
     with translation.override(language_code(lead.language)):
         return reverse("reports:customer_web" if web else "reports:customer",
                        kwargs={"token": make_token(lead)})
-
-
-def customer_report_url(lead) -> str:
-    """A signed, expiring, unguessable absolute URL for the customer's PDF download."""
-    return site_url() + customer_report_path(lead)
-
-
-def customer_report_web_url(lead) -> str:
-    return site_url() + customer_report_path(lead, web=True)
-

@@ -93,11 +93,6 @@ class ScaleForm(StepForm):
             field.widget.attrs.update({"inputmode": "numeric", "autocomplete": "off"})
 
 
-def _radios(field: forms.Field, choices) -> forms.Field:
-    field.widget = forms.RadioSelect(choices=choices)
-    return field
-
-
 class WorkloadForm(StepForm):
     workload = workload_field()
     throughput_limited = StrictBooleanField(label=_("Is training throughput limited today?"),

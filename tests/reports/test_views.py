@@ -45,7 +45,7 @@ def outsider(django_user_model):
 
 def test_it_downloads_the_pdf_through_the_signed_link(client, make_lead):
     lead = make_lead()
-    url = links.customer_report_url(lead)
+    url = links.customer_report_path(lead)
     assert str(lead.public_id) not in url and str(lead.pk) not in _path(url).split("/")
     response = client.get(_path(url))
     assert response.status_code == 200
@@ -66,7 +66,7 @@ def test_it_downloads_the_pdf_through_the_signed_link(client, make_lead):
 
 def test_an_english_lead_gets_an_english_link_and_report(client, make_lead):
     lead = make_lead(language="en", name="Jane Smith", company="Galaxy Compute Ltd.")
-    url = links.customer_report_url(lead)
+    url = links.customer_report_path(lead)
     assert _path(url).startswith("/en/report/")
     response = client.get(_path(url))
     assert "Network recommendation report" in pdf_text(response.content)
@@ -74,7 +74,7 @@ def test_an_english_lead_gets_an_english_link_and_report(client, make_lead):
 
 def test_the_web_version_shows_the_report(client, make_lead):
     lead = make_lead()
-    response = client.get(_path(links.customer_report_web_url(lead)))
+    response = client.get(links.customer_report_path(lead, web=True))
     assert response.status_code == 200
     html = response.content.decode()
     assert lead.name in html and lead.report_number in html
@@ -95,14 +95,14 @@ def test_a_forged_or_foreign_token_is_404(client, make_lead):
 
 def test_a_link_to_a_deleted_lead_is_404(client, make_lead):
     lead = make_lead()
-    url = links.customer_report_url(lead)
+    url = links.customer_report_path(lead)
     Lead.objects.filter(pk=lead.pk).delete()
     assert client.get(_path(url)).status_code == 404
 
 
 def test_an_expired_link_is_refused_with_a_clear_page(client, make_lead, monkeypatch, settings):
     lead = make_lead()
-    url = _path(links.customer_report_url(lead))
+    url = links.customer_report_path(lead)
     later = time.time() + settings.REPORT_LINK_MAX_AGE + 60
     monkeypatch.setattr("django.core.signing.time.time", lambda: later)
     for path in (url, url + "web/"):
@@ -202,7 +202,7 @@ def test_a_slow_render_gives_a_retry_page_and_keeps_the_lead(client, make_lead, 
     monkeypatch.setattr(services, "html_to_pdf", slow)
     lead = make_lead(name="保密姓名", company="保密公司")
     with caplog.at_level(logging.ERROR, logger="selector.reports.services"):
-        response = client.get(_path(links.customer_report_url(lead)))
+        response = client.get(links.customer_report_path(lead))
     assert response.status_code == 503
     html = response.content.decode()
     assert "报告暂时未能生成" in html

@@ -7,7 +7,7 @@ from django import template
 from django.forms.utils import flatatt
 from django.utils.html import format_html
 
-from selector.core.explain import FABRIC_SHORT, fabric_label
+from selector.core.explain import fabric_label
 
 register = template.Library()
 
@@ -15,11 +15,6 @@ register = template.Library()
 @register.filter
 def fabric_name(code) -> str:
     return fabric_label(code)
-
-
-@register.filter
-def fabric_short(code) -> str:
-    return str(FABRIC_SHORT[code])
 
 
 @register.filter
