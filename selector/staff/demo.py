@@ -48,7 +48,6 @@ from selector.leads.models import (
 )
 from selector.leads.privacy import PRIVACY_NOTICE_VERSION
 from selector.leads.scoring import score_lead
-from selector.staff import rollup
 from selector.wizard.models import WizardSession
 from selector.wizard.steps import RESULT_INDEX
 
@@ -515,8 +514,6 @@ def seed(*, leads: int, sessions: int = 0, months: int = 12, seed: int | None = 
                     "utm_content": ""})
             writer.sessions(rows)
     writer.finish()
-    rollup.reset()  # bulk loads send no model signals
-    rollup.warm(days=31 * months + 1)
     return leads, leads + others
 
 

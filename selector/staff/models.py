@@ -32,48 +32,6 @@ class LeadDeletion(models.Model):
         return f"{self.lead_created_on} {self.recommendation}"
 
 
-class DashboardDay(models.Model):
-    """A past local day whose dashboard figures are materialised in DashboardFigures
-    (selector.staff.rollup explains the protocol). ``version`` ties the rows to the wizard's
-    steps and the time zone they were counted with."""
-
-    day = models.DateField(primary_key=True)
-    token = models.UUIDField()
-    ready = models.BooleanField(default=False)
-    version = models.CharField(max_length=60)
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        verbose_name = _("dashboard day")
-        verbose_name_plural = _("dashboard days")
-
-    def __str__(self) -> str:
-        return f"{self.day} {'ready' if self.ready else 'pending'}"
-
-
-class DashboardFigures(models.Model):
-    """The dashboard's counts for one past local day and one utm_source: wizard sessions
-    started that day (and how far they got), leads created that day by recommendation."""
-
-    day = models.DateField()
-    utm_source = models.CharField(max_length=100, blank=True)
-    started = models.PositiveIntegerField(default=0)
-    results = models.PositiveIntegerField(default=0)
-    # Sessions that reached step 2, 3, ... len(STEPS), in that order.
-    steps = models.JSONField(default=list)
-    # Recommendation -> leads created that day.
-    leads = models.JSONField(default=dict)
-
-    class Meta:
-        verbose_name = _("dashboard figures")
-        verbose_name_plural = _("dashboard figures")
-        constraints = [models.UniqueConstraint(fields=["day", "utm_source"],
-                                               name="dashboard_figures_day_source")]
-
-    def __str__(self) -> str:
-        return f"{self.day} {self.utm_source or '-'}"
-
-
 class LoginThrottle(models.Model):
     """Failed log-ins of one username from one client address (selector.staff.lockout).
 
