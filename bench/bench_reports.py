@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import statistics
 import time
+from contextlib import ExitStack, contextmanager
 
 ROUNDS = 30  # p95 of 30 is the 29th value; of 12 it was the maximum
 WARMUP = 2
@@ -21,6 +22,55 @@ def _p(values: list[float], pct: float) -> float:
     ordered = sorted(values)
     index = min(len(ordered) - 1, max(0, round(pct / 100 * len(ordered) + 0.5) - 1))
     return ordered[index]
+
+
+@contextmanager
+def _patched(module, name, value):
+    saved = getattr(module, name)
+    setattr(module, name, value)
+    try:
+        yield
+    finally:
+        setattr(module, name, saved)
+
+
+@contextmanager
+def weasyprint_as_shipped(parse: bool = True, ua: bool = True, zlib_level: bool = True,
+                          serialise: bool = True):
+    """Undo each shortcut of selector.reports.document (all by default) for the block:
+    WeasyPrint's own HTML parser, its full user-agent stylesheet, pydyf's zlib level 9 and
+    its double serialisation. What the module saves is a render with minus without."""
+    import zlib
+
+    import pydyf
+    from weasyprint import HTML
+
+    from selector.reports import document, render
+
+    class ShippedHTML(document.ReportHTML):
+        def __init__(self, string, *, base_url, url_fetcher, media_type="print"):
+            if parse:
+                HTML.__init__(self, string=string, base_url=base_url,
+                              url_fetcher=url_fetcher, media_type=media_type)
+                self.parsed_as_xml = False
+            else:
+                super().__init__(string, base_url=base_url, url_fetcher=url_fetcher,
+                                 media_type=media_type)
+
+        def _ua_stylesheets(self, forms=False):
+            if ua:
+                return HTML._ua_stylesheets(self, forms)
+            return super()._ua_stylesheets(forms)
+
+    with ExitStack() as stack:
+        for module in (document, render):  # wherever the renderer looks the names up
+            if hasattr(module, "ReportHTML"):
+                stack.enter_context(_patched(module, "ReportHTML", ShippedHTML))
+            if serialise and hasattr(module, "serialise_once"):
+                stack.enter_context(_patched(module, "serialise_once", lambda pdf: None))
+        if zlib_level:
+            stack.enter_context(_patched(pydyf, "zlib", zlib))
+        yield
 
 
 def run():
@@ -62,10 +112,26 @@ def run():
         finally:
             PDF_OPTIONS.update(saved)
 
+    # selector.reports.document's shortcuts undone, all at once and one by one.
+    shipped = {
+        "all": {},
+        "parse": dict(parse=True, ua=False, zlib_level=False, serialise=False),
+        "ua_css": dict(parse=False, ua=True, zlib_level=False, serialise=False),
+        "zlib": dict(parse=False, ua=False, zlib_level=True, serialise=False),
+        "serialise": dict(parse=False, ua=False, zlib_level=False, serialise=True),
+    }
+
+    def as_shipped(which):
+        with weasyprint_as_shipped(**shipped[which]):
+            return full()
+
     for _ in range(WARMUP):
         full()
         one_page()
+        for which in shipped:
+            as_shipped(which)
     full_ms, one_ms, plain_ms, full_cpu_ms = [], [], [], []
+    shipped_ms = {which: [] for which in shipped}
     rendered = None
     for _ in range(ROUNDS):  # interleaved, so all see the same machine load
         started, cpu = time.perf_counter(), time.process_time()
@@ -78,6 +144,10 @@ def run():
         started = time.perf_counter()
         plain()
         plain_ms.append((time.perf_counter() - started) * 1000)
+        for which in shipped:
+            started = time.perf_counter()
+            as_shipped(which)
+            shipped_ms[which].append((time.perf_counter() - started) * 1000)
     assert pages == 1, "the baseline must be one page"
     yield "report_render_p50", statistics.median(full_ms), "ms"
     yield "report_render_p95", _p(full_ms, 95), "ms"
@@ -87,6 +157,11 @@ def run():
     yield "report_vs_one_page_ratio", statistics.median(full_ms) / statistics.median(one_ms), "x"
     yield ("report_pdfa_tags_cost_p50",
            statistics.median(full_ms) - statistics.median(plain_ms), "ms")
+    # What selector.reports.document saves (WeasyPrint as shipped minus ours, same run).
+    yield ("report_without_document_p50", statistics.median(shipped_ms["all"]), "ms")
+    for which, times in shipped_ms.items():
+        yield (f"report_document_saves_{which}_p50",
+               statistics.median(times) - statistics.median(full_ms), "ms")
     # CPU time of this process: what the render costs when other processes load the
     # machine (this shared 2-core box); equal to the wall time on an idle one.
     yield "report_render_cpu_p50", statistics.median(full_cpu_ms), "ms"
