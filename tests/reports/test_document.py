@@ -2,6 +2,7 @@
 stylesheet) prints exactly what WeasyPrint's own parser and stylesheet print: same pages,
 same text on each page, same outline, for every sample report in both languages."""
 
+import inspect
 from datetime import datetime
 from io import BytesIO
 
@@ -48,6 +49,37 @@ def _shape(pdf: bytes) -> tuple[int, list[str], list]:
     reader = PdfReader(BytesIO(pdf))
     return (len(reader.pages), [page.extract_text() for page in reader.pages],
             _titles(reader.outline))
+
+
+VERIFIED = {"weasyprint": "70.0", "pydyf": "0.13.0", "cssselect2": "0.10.1"}
+
+
+@pytest.mark.django_db(False)
+def test_an_upgrade_of_what_document_py_patches_fails_here_first():
+    """document.py relies on WeasyPrint's and pydyf's internals. Another version fails this
+    test rather than rendering differently or slowly: re-read each hook against the new
+    source, re-run this module and ``bench/run.py reports``, then move VERIFIED and the pins
+    in requirements.txt."""
+    from importlib.metadata import version
+
+    import pydyf
+
+    from selector.reports import document
+
+    assert {name: version(name) for name in VERIFIED} == VERIFIED
+    # The zlib shim: pydyf compresses through its module-level ``zlib`` name.
+    assert pydyf.zlib is document._Zlib
+    assert "zlib.compressobj(" in inspect.getsource(pydyf.Stream)
+    # serialise_once wraps these properties.
+    assert isinstance(vars(pydyf.Stream)["data"], property)
+    assert isinstance(vars(pydyf.Dictionary)["data"], property)
+    # ReportHTML's fast path sets every attribute WeasyPrint's own __init__ sets.
+    assert "_ua_stylesheets" in vars(HTML)
+    html = "<html><body><p>x</p></body></html>"
+    shipped = HTML(string=html, base_url=ASSET_BASE_URL, url_fetcher=default_fetcher())
+    fast = ReportHTML(html, base_url=ASSET_BASE_URL, url_fetcher=default_fetcher())
+    assert fast.parsed_as_xml
+    assert set(vars(fast)) - {"parsed_as_xml"} == set(vars(shipped))
 
 
 @pytest.mark.parametrize("kind", sorted(SAMPLE_ANSWERS))
