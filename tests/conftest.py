@@ -1,6 +1,22 @@
+"""What every test may use: the content fixture, the one lead factory (``make_lead``), the
+one cache-clearing fixture (``clear_cache``) and the one webhook test server
+(``WebhookServer`` / ``webhook``)."""
+
+import itertools
+import json
+import selectors
+import socket
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
 import pytest
+from django.core.cache import cache
 from django.core.management import call_command
+from django.utils import timezone
 from hypothesis import HealthCheck, settings
+
+from selector.domain import Answers, Budget, Determinism, Workload, decide
+from selector.leads.models import Lead, LeadEvent
 
 # Property tests check behaviour, not speed: no per-example deadline, which a loaded
 # 2-core CI machine would trip at random.
@@ -13,3 +29,131 @@ settings.load_profile("selector")
 def content(db):
     """The marketing content from fixtures/content.json, as `make run` loads it."""
     call_command("load_content", force=True, verbosity=0)
+
+
+@pytest.fixture
+def clear_cache():
+    """An empty default cache before and after the test. The test database's cache rolls
+    back with each test's transaction; a test needs this only when it changes content the
+    pages cache outside that transaction, or reads the cache from another thread."""
+    cache.clear()
+    yield cache
+    cache.clear()
+
+
+_numbers = itertools.count(1)
+
+
+def make_lead(*, gpus: int = 256, snapshot: bool = False, **fields) -> Lead:
+    """A stored lead with its "created" event, as lead_create would leave it, without the
+    wizard session; ``fields`` override any column. ``answers`` (a dict) defaults to
+    ``gpus`` GPUs of balanced training; the decision columns follow the answers.
+    ``snapshot=True`` freezes the live recommendation into ``sizing`` (needs the content
+    fixture's catalogue); by default ``sizing`` is empty, as for a lead from before the
+    snapshots."""
+    answers = (Answers.from_dict(fields["answers"]) if "answers" in fields else
+               Answers(gpus=gpus, workload=Workload.TRAINING, budget=Budget.BALANCED,
+                       determinism=Determinism.STANDARD))
+    decision = decide(answers)
+    n = next(_numbers)
+    data = {
+        "report_number": f"NS-20261130-T{n:05d}",
+        "name": f"张伟{n}", "company": "星云智算科技有限公司", "phone": "+8613800138000",
+        "email": f"lead{n}@example.cn", "role": "CTO", "timeline": "0-3m",
+        "language": "zh-hans", "answers": answers.to_dict(),
+        "recommendation": decision.recommendation.value, "rule": decision.rule,
+        "engine_version": decision.engine_version, "sizing": {}, "score": "hot",
+        "consent_given_at": timezone.now(), "consent_notice_version": "2026-11-30",
+    }
+    if snapshot:
+        from selector.planner.services import freeze, fresh
+
+        data["sizing"] = freeze(fresh(answers))
+    data.update(fields)
+    lead = Lead.objects.create(**data)
+    LeadEvent.objects.create(lead=lead, kind=LeadEvent.Kind.CREATED)
+    return lead
+
+
+@pytest.fixture(name="make_lead")
+def make_lead_with_content(db, content):
+    """``make_lead`` for tests that render what a lead shows (reports, pages)."""
+    return make_lead
+
+
+class WebhookServer:
+    """A group-robot webhook on 127.0.0.1: records each POSTed JSON body and answers the
+    given statuses in turn (then 200). ``close()`` returns at once: the serving thread
+    waits on the listening socket and a wake-up pipe, not on serve_forever()'s poll
+    interval (half a second per test before)."""
+
+    def __init__(self, statuses=(), body=b'{"errcode": 0, "errmsg": "ok"}'):
+        self.statuses, self.body, self.requests = list(statuses), body, []
+        self.lock = threading.Lock()
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):
+                length = int(self.headers.get("Content-Length", 0))
+                with server.lock:
+                    server.requests.append(json.loads(self.rfile.read(length)))
+                    status = server.statuses.pop(0) if server.statuses else 200
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.end_headers()
+                self.wfile.write(server.body)
+
+            def log_message(self, *args):
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/cgi-bin/webhook/send"
+        self._wake_r, self._wake_w = socket.socketpair()
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self):
+        with selectors.DefaultSelector() as selector:
+            selector.register(self.server, selectors.EVENT_READ)
+            selector.register(self._wake_r, selectors.EVENT_READ)
+            while True:
+                ready = {key.fileobj for key, _events in selector.select()}
+                if self._wake_r in ready:
+                    return
+                self.server.handle_request()  # readable: accepts without waiting
+
+    def texts(self) -> list[str]:
+        """The WeCom text messages' contents, in the order they came."""
+        with self.lock:
+            return [m["text"]["content"] for m in self.requests]
+
+    def close(self):
+        self._wake_w.send(b"x")
+        self.thread.join(timeout=5)
+        self.server.server_close()
+        self._wake_r.close()
+        self._wake_w.close()
+
+
+@pytest.fixture
+def webhook_factory():
+    """``webhook_factory(statuses=(), body=...)``: a WebhookServer, closed after the test."""
+    servers = []
+
+    def make(*args, **kwargs):
+        servers.append(WebhookServer(*args, **kwargs))
+        return servers[-1]
+
+    yield make
+    for server in servers:
+        server.close()
+
+
+@pytest.fixture
+def webhook(webhook_factory, settings):
+    """A WeCom group robot the site is configured to post to (LEAD_WEBHOOK_URL)."""
+    server = webhook_factory()
+    settings.LEAD_WEBHOOK_URL = server.url
+    settings.LEAD_WEBHOOK_KIND = "wecom"
+    return server

@@ -5,7 +5,6 @@ e-mail and the PDF). Empty channels are not shown; nothing is invented."""
 import re
 
 import pytest
-from django.core.cache import cache
 from django.test import Client, override_settings
 
 from selector.content.models import CompanyProfile
@@ -19,11 +18,9 @@ EXAMPLE = {"phone": "400-000-0000", "email": "sales@example.com",
 
 
 @pytest.fixture
-def channels(content):
+def channels(content, clear_cache):
     CompanyProfile.objects.update(**EXAMPLE)
-    cache.clear()
-    yield
-    cache.clear()
+    clear_cache.clear()  # the profile is cached: forget the one without the channels
 
 
 def test_the_shipped_profile_has_no_invented_channels(content):

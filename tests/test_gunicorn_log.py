@@ -16,7 +16,7 @@ from django.db import connection
 from selector.domain import Answers
 from selector.reports import links
 from selector.wizard.sharing import share_token
-from tests.staff.conftest import make_lead
+from tests.conftest import make_lead
 
 ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.skipif("connection.vendor != 'postgresql'",

@@ -6,30 +6,12 @@ from django.apps import apps
 from django.contrib.auth.models import Group, User
 from django.core.management import call_command
 
-from selector.domain import Answers, Budget, Determinism, Workload, decide
-from selector.leads.models import Lead, LeadEvent
-from selector.planner.services import freeze, fresh
 from selector.staff.permissions import SALES_GROUP
 from selector.staff.roles import ensure_roles
+from tests.conftest import make_lead
 
 pytestmark = pytest.mark.browser
 PASSWORD = "correct-horse-battery-9"
-
-
-def _lead(name, company, status="new", gpus=512):
-    answers = Answers(gpus=gpus, workload=Workload.TRAINING, budget=Budget.BALANCED,
-                      determinism=Determinism.STANDARD)
-    decision = decide(answers)
-    lead = Lead.objects.create(
-        report_number=f"NS-20261130-{name[:1].upper()}BR{len(name):03d}"[:24], name=name,
-        company=company, phone="+8613800138000", email="buyer@example.cn", role="CTO",
-        timeline="0-3m", language="zh-hans", answers=answers.to_dict(),
-        recommendation=decision.recommendation.value, rule=decision.rule,
-        engine_version=decision.engine_version, score="hot", status=status,
-        sizing=freeze(fresh(answers)),
-        consent_given_at="2026-11-30T10:00:00+08:00", consent_notice_version="2026-11-30")
-    LeadEvent.objects.create(lead=lead, kind=LeadEvent.Kind.CREATED)
-    return lead
 
 
 def test_sales_work_a_lead_end_to_end(new_page, live_server, artifacts_dir, transactional_db):
@@ -37,8 +19,9 @@ def test_sales_work_a_lead_end_to_end(new_page, live_server, artifacts_dir, tran
     ensure_roles(apps)
     user = User.objects.create_user("sam", "sam@example.com", PASSWORD, is_staff=True)
     user.groups.add(Group.objects.get(name=SALES_GROUP))
-    target = _lead("李明", "星云智算科技有限公司")
-    _lead("Other Buyer", "Orbit AI Labs", status="won")
+    target = make_lead(name="李明", company="星云智算科技有限公司", gpus=512, snapshot=True)
+    make_lead(name="Other Buyer", company="Orbit AI Labs", status="won", gpus=512,
+              snapshot=True)
 
     page = new_page()
     page.goto("/staff/")

@@ -16,10 +16,8 @@ compresses a day, and the session limits have their own tests.
 """
 
 import datetime as dt
-import json
 import re
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 import time_machine
@@ -41,50 +39,6 @@ pytestmark = pytest.mark.browser
 PASSWORD = "correct-horse-battery-9"
 HOT = {"gpus": 512, "gpus_per_server": 8, "workload": "training", "budget": "balanced",
        "determinism": "standard", "throughput_limited": False, "nic_speed": 400}
-
-
-class Robot:
-    """A group-robot webhook on 127.0.0.1 that keeps what it receives."""
-
-    def __init__(self):
-        self.messages: list[dict] = []
-        self.lock = threading.Lock()
-        robot = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                with robot.lock:
-                    robot.messages.append(body)
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.end_headers()
-                self.wfile.write(b'{"errcode": 0, "errmsg": "ok"}')
-
-            def log_message(self, *args):
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/cgi-bin/webhook/send"
-        threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.05},
-                         daemon=True).start()
-
-    def texts(self) -> list[str]:
-        with self.lock:
-            return [m["text"]["content"] for m in self.messages]
-
-    def close(self):
-        self.server.shutdown()
-        self.server.server_close()
-
-
-@pytest.fixture
-def robot(settings):
-    robot = Robot()
-    settings.LEAD_WEBHOOK_URL = robot.url
-    settings.LEAD_WEBHOOK_KIND = "wecom"
-    yield robot
-    robot.close()
 
 
 def _worker() -> None:
@@ -135,7 +89,7 @@ def _wait_for(condition, what: str, timeout: float = 15.0):
 
 
 def test_a_day_in_the_sales_workspace(new_page, live_server, artifacts_dir, transactional_db,
-                                      robot, settings):
+                                      webhook, settings):
     shots = artifacts_dir("staff-day")
     call_command("load_content", force=True, verbosity=0)
     ensure_roles(apps)
@@ -160,7 +114,7 @@ def test_a_day_in_the_sales_workspace(new_page, live_server, artifacts_dir, tran
     flag = DuplicateFlag.objects.get(lead=hot)
     assert flag.other == earlier and "phone" in flag.reasons
     _worker()
-    message = next(t for t in robot.texts() if hot.report_number in t)
+    message = next(t for t in webhook.texts() if hot.report_number in t)
     deep_link = f"/staff/leads/{hot.public_id}/"
     assert re.search(rf"https?://[^\s/]+{deep_link}", message), message
     assert "新线索" in message and "热" in message and "RoCE" in message or "InfiniBand" in message
@@ -206,12 +160,12 @@ def test_a_day_in_the_sales_workspace(new_page, live_server, artifacts_dir, tran
     assert reminder.run_after == lead.next_action_due
     page.screenshot(path=str(shots / "lead-page.png"), full_page=True)
     _worker()  # not due yet: nothing happens
-    assert not any("提醒" in t for t in robot.texts())
+    assert not any("提醒" in t for t in webhook.texts())
 
     # --- the clock passes: the reminder fires ---------------------------------------------
     with time_machine.travel(lead.next_action_due + dt.timedelta(minutes=1), tick=True):
         _worker()
-        reminder_message = next(m for m in robot.messages if "提醒" in m["text"]["content"])
+        reminder_message = next(m for m in webhook.requests if "提醒" in m["text"]["content"])
         assert reminder_message["text"]["mentioned_mobile_list"] == ["13800138000"]
         assert deep_link in reminder_message["text"]["content"]
         assert Lead.objects.get(pk=hot.pk).events.filter(kind="reminded").exists()

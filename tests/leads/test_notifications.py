@@ -1,7 +1,5 @@
 import json
 import socket
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from django.core import mail
@@ -16,49 +14,6 @@ from selector.leads.tasks import notify_lead
 from .conftest import ANSWERS, contact_data
 
 PII = ["张伟", "+8613812345678", "zhang.wei@example.com", "zhangwei_ai", "请尽快联系"]
-
-
-class Robot:
-    """A group-robot webhook on 127.0.0.1 answering the given statuses in turn."""
-
-    def __init__(self, statuses, body=b'{"errcode": 0, "errmsg": "ok"}'):
-        self.statuses, self.body, self.requests = list(statuses), body, []
-        robot = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):
-                length = int(self.headers.get("Content-Length", 0))
-                robot.requests.append(json.loads(self.rfile.read(length)))
-                status = robot.statuses.pop(0) if robot.statuses else 200
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.end_headers()
-                self.wfile.write(robot.body)
-
-            def log_message(self, *args):
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/cgi-bin/webhook/send"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-        self.thread.start()
-
-    def close(self):
-        self.server.shutdown()
-        self.server.server_close()
-
-
-@pytest.fixture
-def robot_factory():
-    robots = []
-
-    def make(*args, **kwargs):
-        robots.append(Robot(*args, **kwargs))
-        return robots[-1]
-
-    yield make
-    for r in robots:
-        r.close()
 
 
 @pytest.fixture
@@ -84,8 +39,8 @@ def _closed_port() -> int:
 
 
 def test_a_failing_webhook_is_retried_recorded_and_the_lead_kept(
-        ws, content, fast_retries, robot_factory, django_capture_on_commit_callbacks):
-    robot = robot_factory([500, 500, 500, 500])
+        ws, content, fast_retries, webhook_factory, django_capture_on_commit_callbacks):
+    robot = webhook_factory([500, 500, 500, 500])
     fast_retries.LEAD_WEBHOOK_URL = robot.url
     with django_capture_on_commit_callbacks(execute=True):
         lead = _lead(ws)
@@ -98,9 +53,9 @@ def test_a_failing_webhook_is_retried_recorded_and_the_lead_kept(
     assert Lead.objects.filter(pk=lead.pk).exists()
 
 
-def test_a_webhook_that_recovers_is_sent_once(ws, content, fast_retries, robot_factory,
+def test_a_webhook_that_recovers_is_sent_once(ws, content, fast_retries, webhook_factory,
                                               django_capture_on_commit_callbacks):
-    robot = robot_factory([500, 503, 200])
+    robot = webhook_factory([500, 503, 200])
     fast_retries.LEAD_WEBHOOK_URL = robot.url
     with django_capture_on_commit_callbacks(execute=True):
         lead = _lead(ws)
@@ -122,9 +77,9 @@ def test_a_closed_port_is_retried_and_recorded(ws, content, fast_retries,
     assert events.last().data["error"] == "URLError" and events.last().data["final"]
 
 
-def test_a_robot_error_code_counts_as_a_failure(ws, content, fast_retries, robot_factory,
+def test_a_robot_error_code_counts_as_a_failure(ws, content, fast_retries, webhook_factory,
                                                 django_capture_on_commit_callbacks):
-    robot = robot_factory([200, 200, 200], body=b'{"errcode": 93000, "errmsg": "invalid"}')
+    robot = webhook_factory([200, 200, 200], body=b'{"errcode": 93000, "errmsg": "invalid"}')
     fast_retries.LEAD_WEBHOOK_URL = robot.url
     with django_capture_on_commit_callbacks(execute=True):
         lead = _lead(ws)
@@ -133,8 +88,8 @@ def test_a_robot_error_code_counts_as_a_failure(ws, content, fast_retries, robot
 
 
 def test_a_failing_webhook_does_not_stop_or_repeat_the_email(
-        ws, content, fast_retries, robot_factory, django_capture_on_commit_callbacks):
-    robot = robot_factory([500] * 5)
+        ws, content, fast_retries, webhook_factory, django_capture_on_commit_callbacks):
+    robot = webhook_factory([500] * 5)
     fast_retries.LEAD_WEBHOOK_URL = robot.url
     fast_retries.SALES_NOTIFY_EMAILS = ["sales@example.com", "boss@example.com"]
     with django_capture_on_commit_callbacks(execute=True):
@@ -164,11 +119,11 @@ def test_a_failing_mail_server_is_retried_and_recorded(ws, content, fast_retries
 
 
 def test_on_a_deferring_backend_a_retry_is_enqueued_with_backoff(
-        ws, content, fast_retries, robot_factory, django_capture_on_commit_callbacks):
+        ws, content, fast_retries, webhook_factory, django_capture_on_commit_callbacks):
     from django.utils import timezone
     from django_tasks_db.models import DBTaskResult
 
-    robot = robot_factory([500])
+    robot = webhook_factory([500])
     fast_retries.LEAD_WEBHOOK_URL = robot.url
     fast_retries.LEAD_NOTIFY_BACKOFF_SECONDS = 30
     fast_retries.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
@@ -204,9 +159,9 @@ def test_the_webhook_kind_is_detected_by_host(settings, url, kind):
     ("generic", lambda p: p["event"] == "lead.created" and "report_number" in p["lead"]),
 ])
 def test_each_robot_gets_its_payload_shape_without_personal_data(
-        ws, content, fast_retries, robot_factory, django_capture_on_commit_callbacks,
+        ws, content, fast_retries, webhook_factory, django_capture_on_commit_callbacks,
         kind, check):
-    robot = robot_factory([200])
+    robot = webhook_factory([200])
     fast_retries.LEAD_WEBHOOK_URL = robot.url
     fast_retries.LEAD_WEBHOOK_KIND = kind
     with django_capture_on_commit_callbacks(execute=True):
@@ -225,9 +180,9 @@ def test_each_robot_gets_its_payload_shape_without_personal_data(
 
 
 def test_the_message_uses_the_leads_language_and_human_labels(
-        ws, content, fast_retries, robot_factory, django_capture_on_commit_callbacks):
+        ws, content, fast_retries, webhook_factory, django_capture_on_commit_callbacks):
     """Defect: the payload showed raw codes (roce-v2-800g, zh-hans) and no link."""
-    robot = robot_factory([200, 200])
+    robot = webhook_factory([200, 200])
     fast_retries.LEAD_WEBHOOK_URL = robot.url
     fast_retries.LEAD_WEBHOOK_KIND = "wecom"
     with django_capture_on_commit_callbacks(execute=True):
@@ -270,9 +225,9 @@ def test_a_purged_lead_is_not_notified(ws, content, fast_retries):
     assert mail.outbox == []
 
 
-def test_no_personal_data_in_the_logs(ws, content, fast_retries, robot_factory, caplog,
+def test_no_personal_data_in_the_logs(ws, content, fast_retries, webhook_factory, caplog,
                                       client, django_capture_on_commit_callbacks):
-    robot = robot_factory([500] * 3)
+    robot = webhook_factory([500] * 3)
     fast_retries.LEAD_WEBHOOK_URL = robot.url
     fast_retries.SALES_NOTIFY_EMAILS = ["sales@example.com"]
     caplog.set_level("DEBUG")

@@ -10,7 +10,6 @@ from io import BytesIO
 
 import pytest
 from django.contrib.auth.models import Group, User
-from django.core.cache import cache
 from django.urls import reverse
 from pypdf import PdfReader
 
@@ -25,18 +24,11 @@ from selector.reports.services import cache_key, report_data_for_lead, report_pd
 from selector.staff.permissions import SALES_GROUP
 from selector.wizard.models import WizardSession
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clear_cache")]
 
 ANSWERS = Answers(gpus=1024, nic_speed=400)
 CONTACT = {"name": "王建国", "company": "星河智算", "phone": "+8613800138000",
            "email": "wang@example.cn", "role": "CTO", "timeline": "0-3m"}
-
-
-@pytest.fixture(autouse=True)
-def _cache():
-    cache.clear()
-    yield
-    cache.clear()
 
 
 @pytest.fixture

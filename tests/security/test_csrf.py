@@ -12,7 +12,7 @@ from selector.leads.models import Lead
 from selector.staff.permissions import MANAGERS_GROUP
 from selector.staff.roles import ensure_roles
 from selector.wizard.models import WizardSession
-from tests.staff.conftest import make_lead
+from tests.conftest import make_lead
 
 TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 

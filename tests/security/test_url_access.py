@@ -19,7 +19,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from selector.domain import Answers
 from selector.staff.permissions import MANAGERS_GROUP, SALES_GROUP
 from selector.staff.roles import ensure_roles
-from tests.staff.conftest import make_lead
+from tests.conftest import make_lead
 
 PERSONAS = ("anonymous", "outsider", "sales", "manager")
 A, O, S, M = PERSONAS  # noqa: E741

@@ -1,15 +1,11 @@
-import itertools
 import uuid
 
 import pytest
 from django.contrib.auth.models import Group, User
-from django.utils import timezone
 
-from selector.domain import Answers, Budget, Determinism, Workload, decide
-from selector.leads.models import Lead, LeadEvent
 from selector.staff.permissions import MANAGERS_GROUP, SALES_GROUP
+from tests.conftest import make_lead
 
-_numbers = itertools.count(1)
 PASSWORD = "correct-horse-battery-9"
 
 
@@ -42,26 +38,6 @@ def make_user(username: str, group: str | None = None, **fields) -> User:
     if group:
         user.groups.add(Group.objects.get(name=group))
     return user
-
-
-def make_lead(**fields) -> Lead:
-    answers = Answers(gpus=fields.pop("gpus", 256), workload=Workload.TRAINING,
-                      budget=Budget.BALANCED, determinism=Determinism.STANDARD)
-    decision = decide(answers)
-    n = next(_numbers)
-    data = {
-        "report_number": f"NS-20261130-T{n:05d}",
-        "name": f"张伟{n}", "company": "星云智算科技有限公司", "phone": "+8613800138000",
-        "email": f"lead{n}@example.cn", "role": "CTO", "timeline": "0-3m",
-        "language": "zh-hans", "answers": answers.to_dict(),
-        "recommendation": decision.recommendation.value, "rule": decision.rule,
-        "engine_version": decision.engine_version, "sizing": {}, "score": "hot",
-        "consent_given_at": timezone.now(), "consent_notice_version": "2026-11-30",
-    }
-    data.update(fields)
-    lead = Lead.objects.create(**data)
-    LeadEvent.objects.create(lead=lead, kind=LeadEvent.Kind.CREATED)
-    return lead
 
 
 @pytest.fixture

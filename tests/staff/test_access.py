@@ -9,8 +9,9 @@ from django.utils import timezone
 
 from selector.leads.models import Lead, LeadEvent
 from selector.staff.models import LeadDeletion
+from tests.conftest import make_lead
 
-from .conftest import login, make_lead, make_user, random_id
+from .conftest import login, make_user, random_id
 
 
 def _urls(lead):

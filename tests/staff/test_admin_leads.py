@@ -6,8 +6,9 @@ import pytest
 from django.contrib.auth.models import Permission
 
 from selector.leads.models import Lead
+from tests.conftest import make_lead
 
-from .conftest import make_lead, make_user
+from .conftest import make_user
 
 pytestmark = pytest.mark.django_db
 

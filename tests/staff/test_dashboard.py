@@ -8,8 +8,9 @@ from selector.domain import Fabric
 from selector.leads.models import Lead
 from selector.wizard.models import WizardSession
 from selector.wizard.steps import RESULT_INDEX
+from tests.conftest import make_lead
 
-from .conftest import login, make_lead
+from .conftest import login
 
 URL = "/en/staff/dashboard/"
 

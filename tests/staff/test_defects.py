@@ -9,8 +9,9 @@ from django.utils import timezone
 from selector.leads.models import Lead, LeadEvent
 from selector.staff.models import ExportLog, LeadDeletion
 from selector.staff.services import lead_delete_on_request
+from tests.conftest import make_lead
 
-from .conftest import login, make_lead
+from .conftest import login
 
 LIST = "/staff/leads/"
 

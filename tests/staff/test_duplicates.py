@@ -12,8 +12,9 @@ from selector.leads.models import DuplicateFlag, Lead, LeadEvent
 from selector.leads.services import lead_create
 from selector.staff.services import leads_merge
 from selector.wizard.models import WizardSession
+from tests.conftest import make_lead
 
-from .conftest import login, make_lead
+from .conftest import login
 
 ANSWERS = {"gpus": 256, "gpus_per_server": 8, "workload": "training", "budget": "balanced",
            "determinism": "standard", "throughput_limited": False, "nic_speed": 400}

@@ -15,8 +15,9 @@ from openpyxl.utils.escape import unescape
 
 from selector.leads.models import Lead
 from selector.staff import export
+from tests.conftest import make_lead
 
-from .conftest import login, make_lead
+from .conftest import login
 
 PAYLOADS = [
     "=1+1", "+86 138", "-2+3", "@SUM(A1:A2)", "\t=cmd", "\r=cmd",

@@ -14,8 +14,9 @@ from django.urls import reverse
 from django.utils import translation
 
 from selector.staff import export
+from tests.conftest import make_lead
 
-from .conftest import login, make_lead
+from .conftest import login
 
 PAYLOADS = ["=1+1", "=HYPERLINK(\"http://evil.example\",\"x\")", "@SUM(A1:A2)", "-2+3",
             "+1-555-0100", "普通文本", "'quoted"]

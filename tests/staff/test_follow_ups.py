@@ -1,7 +1,6 @@
 """Follow-ups, activities, the first-contact SLA, My day, reminders, digests."""
 
 import datetime as dt
-import json
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -14,8 +13,9 @@ from selector.leads import worktime
 from selector.leads.models import Lead, LeadEvent
 from selector.staff import services, tasks
 from selector.staff.models import StaffProfile
+from tests.conftest import make_lead
 
-from .conftest import login, make_lead
+from .conftest import login
 
 SH = ZoneInfo("Asia/Shanghai")
 
@@ -197,36 +197,7 @@ def test_my_day_sections_are_bounded_whatever_the_book_and_the_count_stays_exact
 
 # --- reminders, assignment, SLA escalation, digests --------------------------------------
 
-@pytest.fixture
-def robot(settings):
-    """The group robot as a list of payloads (post_message is the real one; the URL
-    points at a local HTTP server)."""
-    import threading
-    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-
-    received = []
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_POST(self):
-            received.append(json.loads(self.rfile.read(int(self.headers["Content-Length"]))))
-            self.send_response(200)
-            self.end_headers()
-            self.wfile.write(b'{"errcode": 0}')
-
-        def log_message(self, *args):
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05},
-                     daemon=True).start()
-    settings.LEAD_WEBHOOK_URL = f"http://127.0.0.1:{server.server_address[1]}/send"
-    settings.LEAD_WEBHOOK_KIND = "wecom"
-    yield received
-    server.shutdown()
-    server.server_close()
-
-
-def test_the_reminder_mentions_the_owner_and_fires_once_for_the_current_action(robot, sales):
+def test_the_reminder_mentions_the_owner_and_fires_once_for_the_current_action(webhook, sales):
     StaffProfile.objects.create(user=sales, mobile="13800138000")
     # As set from the form: local time (+08:00); the database gives it back in UTC.
     due = timezone.localtime(timezone.now() + dt.timedelta(hours=1))
@@ -235,8 +206,8 @@ def test_the_reminder_mentions_the_owner_and_fires_once_for_the_current_action(r
     assert tasks.remind.call(str(lead.public_id), due.isoformat()) == "already-sent"
     assert tasks.remind.call(str(lead.public_id),
                              (due - dt.timedelta(hours=5)).isoformat()) == "changed"
-    assert len(robot) == 1
-    text = robot[0]["text"]
+    assert len(webhook.requests) == 1
+    text = webhook.requests[0]["text"]
     assert text["mentioned_mobile_list"] == ["13800138000"]
     assert lead.report_number in text["content"]
     assert f"/staff/leads/{lead.public_id}/" in text["content"]
@@ -258,22 +229,22 @@ def test_setting_a_next_action_enqueues_the_reminder_at_the_due_time(sales, sett
     assert queued.args_kwargs["args"] == [str(lead.public_id), due.isoformat()]
 
 
-def test_assignment_tells_the_new_owner_with_a_mention(robot, manager, sales,
+def test_assignment_tells_the_new_owner_with_a_mention(webhook, manager, sales,
                                                       django_capture_on_commit_callbacks):
     StaffProfile.objects.create(user=sales, mobile="13900139000")
     lead = make_lead()
     with django_capture_on_commit_callbacks(execute=True):
         services.lead_assign(lead=lead, owner=sales, actor=manager)
-    assert robot[0]["text"]["mentioned_mobile_list"] == ["13900139000"]
-    assert lead.report_number in robot[0]["text"]["content"]
+    assert webhook.requests[0]["text"]["mentioned_mobile_list"] == ["13900139000"]
+    assert lead.report_number in webhook.requests[0]["text"]["content"]
     # Taking a lead yourself notifies nobody.
     other = make_lead()
     with django_capture_on_commit_callbacks(execute=True):
         services.lead_assign(lead=other, owner=sales, actor=sales)
-    assert len(robot) == 1
+    assert len(webhook.requests) == 1
 
 
-def test_sla_breaches_escalate_to_managers_once(robot, manager, sales):
+def test_sla_breaches_escalate_to_managers_once(webhook, manager, sales):
     StaffProfile.objects.create(user=manager, mobile="13700137000")
     late = make_lead(score="hot", sla_due=timezone.now() - dt.timedelta(minutes=5))
     make_lead(score="hot", sla_due=timezone.now() + dt.timedelta(minutes=30))
@@ -281,13 +252,14 @@ def test_sla_breaches_escalate_to_managers_once(robot, manager, sales):
               first_contact_at=timezone.now())
     assert tasks.escalate_sla() == 1
     assert tasks.escalate_sla() == 0
-    assert len(robot) == 1 and robot[0]["text"]["mentioned_mobile_list"] == ["13700137000"]
-    assert late.report_number in robot[0]["text"]["content"]
+    assert len(webhook.requests) == 1
+    assert webhook.requests[0]["text"]["mentioned_mobile_list"] == ["13700137000"]
+    assert late.report_number in webhook.requests[0]["text"]["content"]
     assert LeadEvent.objects.filter(kind="sla_breached").get().lead == late
     assert mail.outbox[-1].to == ["mia@example.com"]
 
 
-def test_daily_digests_go_once_a_day_after_the_digest_time(robot, manager, sales, settings):
+def test_daily_digests_go_once_a_day_after_the_digest_time(webhook, manager, sales, settings):
     settings.STAFF_DIGEST_TIME = "08:30"
     make_lead(owner=sales, next_action_kind="call",
               next_action_due=at(2026, 12, 1, 7, 0), name="早上")
@@ -299,7 +271,7 @@ def test_daily_digests_go_once_a_day_after_the_digest_time(robot, manager, sales
     with time_machine.travel(at(2026, 12, 1, 9, 0), tick=False):
         assert tasks.run_tick()["digests"] == 2  # the rep and the manager
         assert tasks.run_tick()["digests"] == 0
-    texts = [r["text"]["content"] for r in robot if "摘要" in r["text"]["content"]]
+    texts = [r["text"]["content"] for r in webhook.requests if "摘要" in r["text"]["content"]]
     rep = next(t for t in texts if "sam" in t.split("\n")[0])
     assert "1 条已逾期，1 条今天到期" in rep
     boss = next(t for t in texts if "mia" in t.split("\n")[0])

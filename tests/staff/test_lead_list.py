@@ -5,8 +5,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from selector.leads.models import Lead
+from tests.conftest import make_lead
 
-from .conftest import login, make_lead
+from .conftest import login
 
 URL = "/staff/leads/"
 

@@ -7,8 +7,9 @@ from selector.leads.models import Lead, LeadEvent
 from selector.reports import services as report_services
 from selector.staff import services
 from selector.staff.models import LeadDeletion
+from tests.conftest import make_lead
 
-from .conftest import login, make_lead
+from .conftest import login
 
 
 def detail(lead):

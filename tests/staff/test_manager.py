@@ -12,8 +12,9 @@ from django.utils import timezone
 
 from selector.staff import queries
 from selector.staff.demo import seed
+from tests.conftest import make_lead
 
-from .conftest import login, make_lead
+from .conftest import login
 
 
 @pytest.fixture

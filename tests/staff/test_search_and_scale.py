@@ -13,8 +13,9 @@ from django.utils import timezone
 from selector.leads.models import Lead
 from selector.leads.search import INDEX_NAME, search_term
 from selector.staff import queries, services
+from tests.conftest import make_lead
 
-from .conftest import login, make_lead
+from .conftest import login
 
 URL = "/en/staff/leads/"
 

@@ -11,7 +11,9 @@ from pathlib import Path
 
 from django.utils import translation
 
-from .conftest import login, make_lead
+from tests.conftest import make_lead
+
+from .conftest import login
 
 CATALOGUE = (Path(__file__).resolve().parents[2] / "selector" / "staff" / "locale" / "zh_Hans"
              / "LC_MESSAGES" / "django.mo")
