@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Callable
 from datetime import timedelta
 
 from django.conf import settings
@@ -35,9 +34,6 @@ _REPORT_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 _SOURCE_FIELDS = ("landing_url", "referrer", "utm_source", "utm_medium", "utm_campaign",
                   "utm_term", "utm_content")
 
-# Test seam for the concurrency tests: called between "is there a lead?" and the INSERT.
-_before_insert_hook: Callable[[], None] | None = None
-
 
 def new_report_number(now=None) -> str:
     """"NS-20261130-7KQ2XW": the date plus 6 random characters (31**6 ≈ 8.9e8 per day)."""
@@ -53,7 +49,6 @@ def lead_create(
     contact: dict,
     language: str,
     user_agent: str = "",
-    _guard: bool = True,
 ) -> tuple[Lead, bool]:
     """Create the lead for a completed wizard session, or return the one it already has.
 
@@ -64,13 +59,12 @@ def lead_create(
 
     Exactly one lead per wizard session, also under concurrent submits: the session row is
     locked (SELECT ... FOR UPDATE) before the check, and the unique wizard_session column
-    catches whatever gets past (databases without row locks). ``_guard=False`` skips both
-    the lock and the IntegrityError fallback; only the concurrency control test uses it.
+    catches whatever gets past (databases without row locks); tests/leads/test_concurrency.py
+    races real PostgreSQL connections against both.
     """
     with transaction.atomic():
-        if _guard:
-            # Serialises submits for one session; a second waits here, then finds the lead.
-            WizardSession.objects.select_for_update().filter(pk=wizard_session.pk).first()
+        # Serialises submits for one session; a second waits here, then finds the lead.
+        WizardSession.objects.select_for_update().filter(pk=wizard_session.pk).first()
         existing = Lead.objects.filter(wizard_session_id=wizard_session.pk).first()
         if existing is not None:
             return existing, False
@@ -100,19 +94,14 @@ def lead_create(
         )
         # validate_unique is left to the database (the constraint is the guard).
         lead.full_clean(validate_unique=False)
-        if _before_insert_hook is not None:
-            _before_insert_hook()
-        if _guard:
-            try:
-                with transaction.atomic():
-                    lead.save(force_insert=True)
-            except IntegrityError:
-                existing = Lead.objects.filter(wizard_session_id=wizard_session.pk).first()
-                if existing is None:
-                    raise  # e.g. a report_number collision: let the caller retry
-                return existing, False
-        else:
-            lead.save(force_insert=True)
+        try:
+            with transaction.atomic():
+                lead.save(force_insert=True)
+        except IntegrityError:
+            existing = Lead.objects.filter(wizard_session_id=wizard_session.pk).first()
+            if existing is None:
+                raise  # e.g. a report_number collision: let the caller retry
+            return existing, False
         LeadEvent.objects.create(lead=lead, kind=LeadEvent.Kind.CREATED,
                                  data={"score": lead.score, "language": language})
         duplicates.flag(lead)
