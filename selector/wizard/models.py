@@ -38,3 +38,9 @@ class WizardSession(models.Model):
 
     def __str__(self) -> str:
         return str(self.id)
+
+    @property
+    def answer_dict(self) -> dict:
+        """The stored answers; ``{}`` when the JSON column holds anything but an object
+        (the column takes any JSON, and nobody is to trust it blindly)."""
+        return self.answers if isinstance(self.answers, dict) else {}

@@ -7,10 +7,7 @@ from __future__ import annotations
 from selector.content.queries import comparison_rows, faq_entries
 from selector.domain import Recommendation
 from selector.planner.presenter import present
-from selector.wizard.steps import STEPS
-
-# Answer field -> the step that asks it ("Change" links on the result page).
-STEP_OF_FIELD = {name: step.identifier for step in STEPS for name in step.fields}
+from selector.wizard.steps import STEP_OF_FIELD, STEPS
 
 
 def result_context(rec: Recommendation) -> dict:
@@ -28,7 +25,7 @@ def result_context(rec: Recommendation) -> dict:
         "rule_title": vm.rule_title,
         "seed_quote": vm.seed_quote,
         "reasons": vm.reasons,
-        "answer_rows": [(row, STEP_OF_FIELD.get(row.field, STEPS[0].identifier))
+        "answer_rows": [(row, STEP_OF_FIELD.get(row.field, STEPS[0]).identifier)
                         for row in vm.answer_rows],
         "what_ifs": vm.what_ifs,
         "highlight": vm.highlight,

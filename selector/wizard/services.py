@@ -40,7 +40,7 @@ def wizard_session_start(*, landing_url: str, referrer: str, utm: dict[str, str]
 @transaction.atomic
 def wizard_session_store(*, ws: WizardSession, answers: dict, language: str) -> None:
     """Merge validated answers (only known fields) into the session."""
-    ws.answers = {**(ws.answers if isinstance(ws.answers, dict) else {}),
+    ws.answers = {**ws.answer_dict,
                   **{k: v for k, v in answers.items() if k in ANSWER_FIELDS}}
     ws.language = _fit(language, "language")
     ws.save(update_fields=["answers", "language", "updated_at"])

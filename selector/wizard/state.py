@@ -27,6 +27,4 @@ def get_wizard_session(request: HttpRequest) -> WizardSession | None:
 
 def completed_answers(ws: WizardSession) -> Answers | None:
     """The session's answers, validated and complete, or None."""
-    if not isinstance(ws.answers, dict):
-        return None
-    return build_answers(ws.answers)
+    return build_answers(ws.answer_dict)

@@ -7,6 +7,7 @@ server (``WizardSession.answers``), re-validated by the same forms."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
@@ -31,9 +32,9 @@ def asks_throughput(answers: dict) -> bool:
     return servers is not None and 1 < servers < SMALL_CLUSTER_SERVERS
 
 
-def _as_data(value: object, name: str = "nic_speed") -> str:
-    """A stored answer as the form would have received it (``None`` is the NIC speed's "not
-    sure" and an empty number elsewhere)."""
+def form_value(name: str, value: object) -> str:
+    """A stored answer as the step form would have received it (``None`` is the NIC
+    speed's "not sure" and an empty number elsewhere)."""
     if value is None:
         return wf.UNSURE if name == "nic_speed" else ""
     if isinstance(value, bool):
@@ -43,6 +44,10 @@ def _as_data(value: object, name: str = "nic_speed") -> str:
 
 @dataclass(frozen=True)
 class Step:
+    """One question of the wizard. Everything that depends on the other answers (which
+    fields it asks, so which form and which stored values count) is decided here; views
+    and other modules ask the step."""
+
     identifier: str
     label: Promise
     title: Promise  # the question, as the step heading
@@ -57,30 +62,73 @@ class Step:
     def is_applicable(self, answers: dict) -> bool:
         return True
 
-    def form_kwargs(self, answers: dict) -> dict:
+    def asks(self, answers: dict | None) -> tuple[str, ...]:
+        """The fields this step asks given the other answers (``None``: every field it can
+        ask, to check one value on its own: a prefill link, a what-if)."""
+        return self.fields
+
+    def form_kwargs(self, answers: dict | None) -> dict:
         return {}
 
-    def make_form(self, answers: dict, data=None) -> wf.StepForm:
-        """Bound to ``data`` (a POST) or unbound with the stored answers as initial."""
+    def make_form(self, answers: dict | None, data=None) -> wf.StepForm:
+        """Bound to ``data`` (a POST) or unbound with the stored answers as initial
+        (``answers=None``: the form with every field the step can ask)."""
         kwargs = self.form_kwargs(answers)
         if data is not None:
             return self.form_class(data, **kwargs)
-        initial = {name: _as_data(answers[name], name) for name in self.fields if name in answers}
-        return self.form_class(initial=initial, **kwargs)
+        return self.form_class(initial=self.stored_data(answers or {}), **kwargs)
 
     def is_completed(self, answers: dict) -> bool:
-        form = self.form_class(self.stored_data(answers), **self.form_kwargs(answers))
-        if any(name not in answers for name in form.fields if name not in self.optional):
-            return False
-        return form.is_valid()
+        asked = self.asks(answers)
+        if any(name not in answers for name in asked if name not in self.optional):
+            return False  # cheap, and the usual case while the visitor walks the steps
+        stored = self.stored_data(answers)
+        return _valid(self.form_class, tuple(sorted(stored.items())),
+                      tuple(sorted(self.form_kwargs(answers).items())))
 
     def stored_data(self, answers: dict) -> dict:
-        return {name: _as_data(answers[name], name) for name in self.fields if name in answers}
+        return {name: form_value(name, answers[name]) for name in self.fields
+                if name in answers}
+
+    def clean_value(self, name: str, raw: str) -> object:
+        """One value checked on its own by this step's field (raises ValidationError)."""
+        return self.make_form(None).fields[name].clean(raw)
+
+    def what_if_form(self, answers: dict, name: str, raw: str) -> wf.StepForm:
+        """The step's form with the stored answers and ``name`` changed to ``raw``."""
+        return self.make_form(None, data={**self.stored_data(answers), name: raw})
+
+    def answers_for_result(self, answers: dict) -> dict:
+        """This step's part of the answers the recommendation is made from."""
+        return {name: answers[name] for name in self.fields if name in answers}
+
+
+@lru_cache(maxsize=2048)
+def _valid(form_class: type[wf.StepForm], data: tuple, kwargs: tuple) -> bool:
+    """Whether a step form accepts ``data``: a pure function of the values (the fields'
+    choices are constants), and the wizard re-checks the same answers on every request,
+    so the process keeps the last results."""
+    return form_class(dict(data), **dict(kwargs)).is_valid()
 
 
 class WorkloadStep(Step):
-    def form_kwargs(self, answers: dict) -> dict:
-        return {"ask_throughput": asks_throughput(answers)}
+    """Rule R3: throughput is asked only where it can change the answer (2 to 7 servers);
+    otherwise a stored value is ignored and the recommendation takes "not limited"."""
+
+    def asks(self, answers: dict | None) -> tuple[str, ...]:
+        if answers is None or asks_throughput(answers):
+            return self.fields
+        return tuple(name for name in self.fields if name != "throughput_limited")
+
+    def form_kwargs(self, answers: dict | None) -> dict:
+        return {"ask_throughput": "throughput_limited" in self.asks(answers)}
+
+    def answers_for_result(self, answers: dict) -> dict:
+        data = super().answers_for_result(answers)
+        if "throughput_limited" not in self.asks(answers):
+            # Not asked (R3 cannot apply), so a stale stored value must not add a reason.
+            data["throughput_limited"] = False
+        return data
 
 
 STEPS: tuple[Step, ...] = (
@@ -103,6 +151,8 @@ STEPS: tuple[Step, ...] = (
          frozenset({"speed"}), (), optional=("nics_per_server", "distance", "vendor")),
 )
 STEPS_BY_ID = {step.identifier: step for step in STEPS}
+# Answer field -> the step that asks it (what-ifs, the result page's "Change" links).
+STEP_OF_FIELD = {name: step for step in STEPS for name in step.fields}
 RESULT = "result"
 # WizardSession.furthest_step counts 1..len(STEPS) for the questions, then the result.
 RESULT_INDEX = len(STEPS) + 1
@@ -143,10 +193,9 @@ def build_answers(answers: dict) -> Answers | None:
     """Validated, complete Answers from the stored answers, or None."""
     if first_incomplete(answers) is not None:
         return None
-    data = {name: answers[name] for name in ANSWER_FIELDS if name in answers}
-    if not asks_throughput(answers):
-        # Not asked (R3 cannot apply), so a stale stored value must not add a reason.
-        data["throughput_limited"] = False
+    data = {}
+    for step in applicable_steps(answers):
+        data.update(step.answers_for_result(answers))
     try:
         return Answers.from_dict(data)
     except InvalidAnswers:

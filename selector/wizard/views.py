@@ -33,13 +33,14 @@ from selector.wizard.state import SESSION_KEY, get_wizard_session
 from selector.wizard.steps import (
     ANSWER_FIELDS,
     RESULT_INDEX,
+    STEP_OF_FIELD,
     STEPS,
     STEPS_BY_ID,
     Step,
-    _as_data,
     applicable_steps,
     build_answers,
     first_incomplete,
+    form_value,
     next_step,
     previous_step,
     servers_of,
@@ -95,10 +96,6 @@ def _start_session(request: HttpRequest, *, answers: dict | None = None,
     return ws
 
 
-def _answers(ws: WizardSession) -> dict:
-    return ws.answers if isinstance(ws.answers, dict) else {}
-
-
 def _step_url(step: Step | None) -> str:
     if step is None:
         return reverse("wizard:result")
@@ -129,9 +126,9 @@ def start(request: HttpRequest) -> HttpResponse:
     source = request.POST if request.method == "POST" else request.GET
     given = {name: source[name] for name in PREFILL_FIELDS if source.get(name, "") != ""}
     if not given:
-        return HttpResponseRedirect(_step_url(first_incomplete(_answers(ws))))
+        return HttpResponseRedirect(_step_url(first_incomplete(ws.answer_dict)))
     prefill = _valid_prefill(given)
-    stored = _answers(ws)
+    stored = ws.answer_dict
     changes = {name: value for name, value in prefill.items() if stored.get(name) != value}
     if changes and stored and request.method != "POST":
         return _confirm_prefill(request, stored, prefill, changes)
@@ -148,7 +145,7 @@ def _confirm_prefill(request: HttpRequest, stored: dict, prefill: dict,
             for name, value in changes.items()]
     return render(request, "wizard/prefill_confirm.html", {
         "rows": rows,
-        "prefill_data": {name: _as_data(value) for name, value in prefill.items()},
+        "prefill_data": {name: form_value(name, value) for name, value in prefill.items()},
         "resume_url": _step_url(first_incomplete(stored)),
     })
 
@@ -157,14 +154,12 @@ def _valid_prefill(given: dict[str, str]) -> dict:
     """Each given value checked on its own with the step form's field."""
     valid = {}
     for step in STEPS:
-        form = step.form_class(**({"ask_throughput": True}
-                                  if "throughput_limited" in step.fields else {}))
-        for name in step.fields:
+        for name in step.asks(None):
             raw = given.get(name)
             if raw is None or len(raw) > MAX_RAW_LENGTH or "\x00" in raw:
                 continue
             try:
-                valid[name] = form.fields[name].clean(raw)
+                valid[name] = step.clean_value(name, raw)
             except Exception:  # noqa: BLE001, S112 -- ValidationError/TypeError: ignore it
                 continue
     return valid
@@ -177,7 +172,7 @@ def step(request: HttpRequest, identifier: str) -> HttpResponse:
     if current is None:
         raise Http404("no such step")
     ws = _session(request)
-    answers = _answers(ws)
+    answers = ws.answer_dict
     if current not in applicable_steps(answers):
         return _go(request, ws, first_incomplete(answers))
     # A later step opened before the earlier ones are complete: back to the first gap.
@@ -201,7 +196,7 @@ def step(request: HttpRequest, identifier: str) -> HttpResponse:
                 "data": {k: v for k, v in request.POST.items() if k in current.fields}}
             return HttpResponseRedirect(_step_url(current), status=303)
         services.wizard_session_store(ws=ws, answers=form.answers(), language=get_language())
-        answers = _answers(ws)
+        answers = ws.answer_dict
         gap = first_incomplete(answers)
         if gap is None and ws.result_at is not None:
             return _go(request, ws, None)  # editing a finished wizard: back to the result
@@ -219,7 +214,7 @@ def step(request: HttpRequest, identifier: str) -> HttpResponse:
 
 def _step_page(request: HttpRequest, ws: WizardSession, current: Step, *, form=None,
                push: str | None = None) -> HttpResponse:
-    answers = _answers(ws)
+    answers = ws.answer_dict
     services.wizard_session_reach(ws=ws, index=step_index(current))
     steps = applicable_steps(answers)
     position = steps.index(current) + 1
@@ -286,9 +281,9 @@ def _field_feedback(request: HttpRequest, current: Step, form, name: str) -> Htt
 @never_cache
 def result(request: HttpRequest) -> HttpResponse:
     ws = _session(request)
-    answers = build_answers(_answers(ws))
+    answers = build_answers(ws.answer_dict)
     if answers is None:
-        return _go(request, ws, first_incomplete(_answers(ws)))
+        return _go(request, ws, first_incomplete(ws.answer_dict))
     if request.method == "POST":
         return _what_if(request, ws, answers)
     error = request.session.pop(WHAT_IF_ERROR_KEY, None)
@@ -305,11 +300,8 @@ def _what_if(request: HttpRequest, ws: WizardSession, answers: Answers) -> HttpR
         error = _("Choose one answer to change.")
     else:
         name = names[0]
-        owner = next(s for s in STEPS if name in s.fields)
-        data = {k: _as_data(v, k) for k, v in answers.to_dict().items() if k in owner.fields}
-        data[name] = request.POST.get(name, "")
-        kwargs = {"ask_throughput": True} if "throughput_limited" in owner.fields else {}
-        form = owner.form_class(data, **kwargs)
+        owner = STEP_OF_FIELD[name]
+        form = owner.what_if_form(answers.to_dict(), name, request.POST.get(name, ""))
         if form.is_valid():
             try:
                 changed = answers.replace(**form.answers())
@@ -334,12 +326,12 @@ def _result_page(request: HttpRequest, ws: WizardSession, *, push: str | None = 
                  what_if_error: str | None = None, status: int = 200,
                  answers: Answers | None = None) -> HttpResponse:
     """``answers``: the caller's validated answers (saves validating them twice)."""
-    answers = answers or build_answers(_answers(ws))
+    answers = answers or build_answers(ws.answer_dict)
     if answers is None:  # defensive: callers check first
-        return HttpResponseRedirect(_step_url(first_incomplete(_answers(ws))))
+        return HttpResponseRedirect(_step_url(first_incomplete(ws.answer_dict)))
     services.wizard_session_reach(ws=ws, index=RESULT_INDEX)
     context = result_context(fresh(answers))
-    steps = applicable_steps(_answers(ws))
+    steps = applicable_steps(ws.answer_dict)
     context.update({
         "shared": False,
         "steps": [(s, True, False) for s in steps],
