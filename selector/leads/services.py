@@ -9,7 +9,6 @@ e-mail, the cached PDFs) is the reports layer's: callers create and delete leads
 from __future__ import annotations
 
 import logging
-import secrets
 from datetime import timedelta
 
 from django.conf import settings
@@ -19,28 +18,13 @@ from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
 from selector.domain import Answers
-from selector.leads import duplicates, worktime
+from selector.leads import duplicates
+from selector.leads.builder import SOURCE_FIELDS, lead_values, new_report_number
 from selector.leads.models import Lead, LeadEvent
-from selector.leads.privacy import PRIVACY_NOTICE_VERSION
-from selector.leads.scoring import score_lead
 from selector.leads.tasks import notify_lead
-from selector.planner.services import freeze, fresh
 from selector.wizard.models import WizardSession
 
 logger = logging.getLogger(__name__)
-
-# Crockford-style alphabet without 0/O, 1/I/L: safe to read out on the phone.
-_REPORT_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
-_SOURCE_FIELDS = ("landing_url", "referrer", "utm_source", "utm_medium", "utm_campaign",
-                  "utm_term", "utm_content")
-
-
-def new_report_number(now=None) -> str:
-    """"NS-20261130-7KQ2XW": the date plus 6 random characters (31**6 ≈ 8.9e8 per day)."""
-    day = timezone.localdate(now or timezone.now()).strftime("%Y%m%d")
-    suffix = "".join(secrets.choice(_REPORT_ALPHABET) for _ in range(6))
-    return f"NS-{day}-{suffix}"
-
 
 def lead_create(
     *,
@@ -68,29 +52,13 @@ def lead_create(
         existing = Lead.objects.filter(wizard_session_id=wizard_session.pk).first()
         if existing is not None:
             return existing, False
-        rec = fresh(answers)
-        decision = rec.decision
         now = timezone.now()
-        score = score_lead(answers, contact["timeline"])
         lead = Lead(
             wizard_session_id=wizard_session.pk,
             report_number=new_report_number(now),
-            language=language,
-            answers=answers.to_dict(),
-            recommendation=decision.recommendation.value,
-            rule=decision.rule,
-            engine_version=decision.engine_version,
-            sizing=freeze(rec),
-            score=score,
-            sla_due=worktime.sla_due(score, now),
-            company_key=duplicates.company_key(contact.get("company", "")),
-            consent_given_at=now,
-            consent_notice_version=PRIVACY_NOTICE_VERSION,
-            consent_user_agent=(user_agent or "")[:500],
-            **{k: contact.get(k, "") for k in ("name", "company", "phone", "email", "role",
-                                              "timeline", "wechat", "message")},
-            **{k: (getattr(wizard_session, k) or "")[:Lead._meta.get_field(k).max_length]
-               for k in _SOURCE_FIELDS},
+            **lead_values(answers=answers, contact=contact, language=language, now=now,
+                          user_agent=user_agent,
+                          source={k: getattr(wizard_session, k) for k in SOURCE_FIELDS}),
         )
         # validate_unique is left to the database (the constraint is the guard).
         lead.full_clean(validate_unique=False)

@@ -148,7 +148,8 @@ def sla_minutes(score: str, cal: Calendar | None = None) -> int | None:
     return number * {"m": 1, "h": 60, "d": cal.day_minutes}[unit]
 
 
-def sla_due(score: str, created: dt.datetime) -> dt.datetime | None:
-    cal = calendar()
+def sla_due(score: str, created: dt.datetime,
+            cal: Calendar | None = None) -> dt.datetime | None:
+    cal = cal or calendar()
     minutes = sla_minutes(score, cal)
     return None if minutes is None else cal.add(created, minutes)

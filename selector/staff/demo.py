@@ -1,7 +1,10 @@
 """Realistic demo data for the sales workspace (``manage.py seed_demo``) and the bench:
 bilingual leads and wizard sessions spread over months and traffic sources, and the sales
 work on them as the workspace would have recorded it. Names are invented; phone numbers use
-reserved-looking test ranges.
+reserved-looking test ranges. Each lead's own columns (the frozen recommendation, report
+number, score, first-contact deadline, company key, consent, source) come from
+selector.leads.builder, the code lead_create uses, so the demo data cannot drift from what
+the site stores; this module adds only the bulk writing and the sales work on the leads.
 
 What makes it look like a year of real leads, not a uniform sample:
 
@@ -32,10 +35,9 @@ from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.utils import timezone
 
-from selector.content.models import PriceList, Switch
-from selector.domain import DEFAULT_CATALOGUE, Answers, Budget, Determinism, Workload, recommend
-from selector.leads import worktime
-from selector.leads.duplicates import MAX_FLAGS, company_key
+from selector.domain import Answers, Budget, Determinism, Workload
+from selector.leads import builder, worktime
+from selector.leads.duplicates import MAX_FLAGS
 from selector.leads.models import (
     OPEN_STATUSES,
     DuplicateFlag,
@@ -47,7 +49,6 @@ from selector.leads.models import (
     Timeline,
 )
 from selector.leads.privacy import PRIVACY_NOTICE_VERSION
-from selector.leads.scoring import score_lead
 from selector.wizard.models import WizardSession
 from selector.wizard.steps import RESULT_INDEX
 
@@ -101,7 +102,6 @@ STATUS_WEIGHTS = [(Status.NEW, 45), (Status.CONTACTED, 20), (Status.QUALIFIED, 1
                   (Status.PROPOSAL, 8), (Status.WON, 5), (Status.LOST, 10)]
 # Sessions that did not become leads: how far they got (step index -> weight).
 FURTHEST_WEIGHTS = [(1, 30), (2, 20), (3, 14), (4, 10), (5, 6), (RESULT_INDEX, 20)]
-_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 TIMELINES = list(Timeline)
 PHONE_PREFIXES = ["138", "139", "186", "150", "177"]
 # Someone submitting again (same person, phone, e-mail, company), days later.
@@ -126,22 +126,18 @@ def _explicit_timestamps(*models):
             field.auto_now_add, field.auto_now = add, now
 
 
-class _Sizing:
-    """One frozen recommendation per distinct answers (there are only a few thousand), the
-    same snapshot lead_create freezes."""
+class _Snapshots:
+    """lead_create's recommendation snapshot (selector.leads.builder), made once per
+    distinct answers: there are only a few thousand, and the catalogue and prices do not
+    change during a seed."""
 
     def __init__(self):
-        catalogue = Switch.catalogue()
-        self.catalogue = catalogue if catalogue.switches else DEFAULT_CATALOGUE
-        self.prices = PriceList.current()
         self.cache: dict = {}
 
     def __call__(self, answers: Answers):
-        key = tuple(sorted(answers.to_dict().items()))
+        key = tuple(answers.to_dict().items())
         if key not in self.cache:
-            rec = recommend(answers, self.catalogue, self.prices)
-            self.cache[key] = (rec.decision, json.dumps(rec.to_dict(), ensure_ascii=False),
-                               json.dumps(answers.to_dict()))
+            self.cache[key] = builder.recommendation_snapshot(answers)
         return self.cache[key]
 
 
@@ -224,7 +220,6 @@ def _workspace(rng, *, status: str, score: str, lead_at, now, owners, cal) -> di
     owner = None
     if owners and (status != Status.NEW.value or rng.random() < 0.5):
         owner = rng.choice(owners)
-    sla = cal.add(lead_at, worktime.sla_minutes(score, cal) or 0)
     first = None
     if status != Status.NEW.value and owner is not None:
         first = min(lead_at + timedelta(minutes=rng.choice([8, 25, 50, 90, 240, 900, 2900])),
@@ -237,7 +232,7 @@ def _workspace(rng, *, status: str, score: str, lead_at, now, owners, cal) -> di
     if open_ and owner is not None and rng.random() < 0.5:
         due = now + timedelta(hours=rng.uniform(-72, 120))
     return {
-        "owner_id": owner, "sla_due": sla, "first_contact_at": first,
+        "owner_id": owner, "first_contact_at": first,
         "first_contact_by_id": owner if first else None, "last_activity_at": last,
         "next_action_kind": rng.choice(NextActionKind.values) if due else "",
         "next_action_due": due, "next_action_note": "",
@@ -378,7 +373,7 @@ def seed(*, leads: int, sessions: int = 0, months: int = 12, seed: int | None = 
     cal = worktime.calendar()
     owners = list(owners)
     span = timedelta(days=30 * months).total_seconds()
-    sizing = _Sizing()
+    snapshots = _Snapshots()
     used_numbers: set[str] = set()
     writer = _CopyWriter() if connection.vendor == "postgresql" else _OrmWriter()
 
@@ -411,14 +406,13 @@ def seed(*, leads: int, sessions: int = 0, months: int = 12, seed: int | None = 
                 english = (i % en_every == 0) if en_every else rng.random() < 0.3
                 language = "en" if english else "zh-hans"
                 answers = _answers(rng)
-                decision, snapshot, answers_json = sizing(answers)
                 created = lead_times[i]
                 source, medium, campaign = session_source()
                 landing = f"/?utm_source={source}&utm_campaign={campaign}" if source else "/"
                 session_id = uuid.UUID(int=rng.getrandbits(128), version=4)
                 session_rows.append({
                     "id": session_id, "created_at": created,
-                    "updated_at": created + timedelta(minutes=3), "answers": answers_json,
+                    "updated_at": created + timedelta(minutes=3), "answers": answers.to_dict(),
                     "furthest_step": RESULT_INDEX, "result_at": created + timedelta(minutes=2),
                     "language": language, "landing_url": landing, "referrer": "",
                     "utm_source": source, "utm_medium": medium, "utm_campaign": campaign,
@@ -443,11 +437,20 @@ def seed(*, leads: int, sessions: int = 0, months: int = 12, seed: int | None = 
                 timeline = rng.choice(TIMELINES)
                 number = None
                 while number is None or number in used_numbers:
-                    number = (f"NS-{timezone.localdate(lead_at):%Y%m%d}-"
-                              + "".join(rng.choices(_ALPHABET, k=6)))
+                    number = builder.new_report_number(lead_at, rng)
                 used_numbers.add(number)
-                key = company_key(company)
-                score = score_lead(answers, timeline).value
+                values = builder.lead_values(
+                    answers=answers, language=language, now=lead_at,
+                    contact={"name": name, "company": company, "phone": phone,
+                             "email": email, "role": role, "timeline": timeline.value,
+                             "wechat": wechat, "message": "" if rng.random() < 0.7 else
+                             ("Please call me next week." if english
+                              else "希望尽快安排技术交流。")},
+                    source={"landing_url": landing, "utm_source": source,
+                            "utm_medium": medium, "utm_campaign": campaign},
+                    user_agent="Mozilla/5.0 (demo)", snapshot=snapshots(answers),
+                    calendar=cal)
+                key, score = values["company_key"], values["score"]
                 status = _weighted(rng, STATUS_WEIGHTS).value
                 work = _workspace(rng, status=status, score=score, lead_at=lead_at, now=now,
                                   owners=owners, cal=cal)
@@ -461,23 +464,11 @@ def seed(*, leads: int, sessions: int = 0, months: int = 12, seed: int | None = 
                 flags.match(fact, key, facts)
                 facts.append(fact)
                 lead_rows.append({
+                    **values, **work,
                     "public_id": uuid.UUID(int=rng.getrandbits(128), version=4),
                     "wizard_session_id": session_id, "report_number": number,
-                    "name": name, "company": company, "phone": phone,
-                    "email": email, "role": role, "timeline": timeline.value,
-                    "wechat": wechat,
-                    "message": "" if rng.random() < 0.7 else
-                    ("Please call me next week." if english else "希望尽快安排技术交流。"),
-                    "language": language, "answers": answers_json,
-                    "recommendation": decision.recommendation.value, "rule": decision.rule,
-                    "engine_version": decision.engine_version, "sizing": snapshot,
-                    "score": score, "status": status, "company_key": key, **work,
+                    "status": status,
                     "possible_duplicate": False,  # set once the flags are known
-                    "consent_given_at": lead_at,
-                    "consent_notice_version": PRIVACY_NOTICE_VERSION,
-                    "consent_user_agent": "Mozilla/5.0 (demo)", "landing_url": landing,
-                    "referrer": "", "utm_source": source, "utm_medium": medium,
-                    "utm_campaign": campaign, "utm_term": "", "utm_content": "",
                     "created_at": lead_at, "updated_at": lead_at})
             writer.sessions(session_rows)
             writer.leads(lead_rows)
@@ -505,7 +496,7 @@ def seed(*, leads: int, sessions: int = 0, months: int = 12, seed: int | None = 
                 rows.append({
                     "id": uuid.UUID(int=rng.getrandbits(128), version=4),
                     "created_at": created, "updated_at": created + timedelta(minutes=1),
-                    "answers": "{}", "furthest_step": furthest,
+                    "answers": {}, "furthest_step": furthest,
                     "result_at": created + timedelta(minutes=2)
                     if furthest >= RESULT_INDEX else None,
                     "language": "en" if rng.random() < 0.3 else "zh-hans",
@@ -524,6 +515,8 @@ class _CopyWriter:
 
     def __init__(self):
         self.first_id = None
+        self._texts: dict[int, str] = {}
+        self._kept: list[dict] = []
 
     @contextlib.contextmanager
     def bulk_load(self, big: bool):
@@ -574,7 +567,19 @@ class _CopyWriter:
         with connection.cursor() as cursor, cursor.cursor.copy(
                 f"COPY {table} ({cols}) FROM STDIN") as copy:  # noqa: S608 (our names)
             for row in rows:
-                copy.write_row(tuple(row.values()))
+                copy.write_row(tuple(self._json(v) if isinstance(v, dict) else v
+                                     for v in row.values()))
+
+    def _json(self, value: dict) -> str:
+        """JSON text for a JSON column; the leads with the same answers share one snapshot
+        dict, serialised once."""
+        if len(value) < 16:
+            return json.dumps(value, ensure_ascii=False)
+        text = self._texts.get(id(value))
+        if text is None:
+            text = self._texts[id(value)] = json.dumps(value, ensure_ascii=False)
+            self._kept.append(value)  # its id stays its own while the text is cached
+        return text
 
     def sessions(self, rows):
         self._copy(WizardSession, rows)
@@ -641,12 +646,11 @@ class _OrmWriter:
     def sessions(self, rows):
         with _explicit_timestamps(WizardSession):
             WizardSession.objects.bulk_create(
-                [WizardSession(**{**r, "answers": json.loads(r["answers"])}) for r in rows],
+                [WizardSession(**r) for r in rows],
                 batch_size=500)
 
     def leads(self, rows):
-        objs = [Lead(**{**r, "answers": json.loads(r["answers"]),
-                        "sizing": json.loads(r["sizing"])}) for r in rows]
+        objs = [Lead(**r) for r in rows]
         with _explicit_timestamps(Lead):
             Lead.objects.bulk_create(objs, batch_size=500)
         self.public_ids += [r["public_id"] for r in rows]

@@ -1,4 +1,5 @@
 import datetime as dt
+import re
 
 import pytest
 from django.core.management import call_command
@@ -81,3 +82,34 @@ def test_seed_demo_creates_bilingual_leads_and_sessions(db, content):
     lead = Lead.objects.first()
     assert lead.sizing.get("recommended") or lead.sizing.get("recommended_error") is not None \
         or lead.recommendation == Fabric.STANDARD  # no fabric to size
+
+
+def test_seed_demo_leads_store_what_lead_create_would(db, content):
+    """The demo rows come from lead_create's builder: the frozen recommendation, report
+    number, score, deadline, company key, consent and source are what a visitor's
+    submission with the same answers and contact would store."""
+    from selector.domain import Answers
+    from selector.leads.builder import REPORT_ALPHABET, lead_values
+
+    call_command("seed_demo", leads=40, sessions=40, seed=2, verbosity=0)
+    number = re.compile(rf"NS-\d{{8}}-[{REPORT_ALPHABET}]{{6}}")
+    checked = 0
+    for lead in Lead.objects.select_related("wizard_session"):
+        assert number.fullmatch(lead.report_number)
+        assert lead.report_number[3:11] == timezone.localtime(lead.created_at).strftime(
+            "%Y%m%d")
+        ws = lead.wizard_session
+        expected = lead_values(
+            answers=Answers.from_dict(lead.answers), language=lead.language,
+            now=lead.consent_given_at,
+            contact={k: getattr(lead, k) for k in ("name", "company", "phone", "email",
+                                                   "role", "timeline", "wechat", "message")},
+            source={k: getattr(ws, k) for k in ("landing_url", "referrer", "utm_source",
+                                                "utm_medium", "utm_campaign", "utm_term",
+                                                "utm_content")},
+            user_agent=lead.consent_user_agent)
+        stored = {name: getattr(lead, name) for name in expected}
+        assert stored == expected
+        assert stored["sizing"]["snapshot_version"]
+        checked += 1
+    assert checked == 40

@@ -3,7 +3,7 @@ import time
 from django.core.management.base import BaseCommand, CommandError
 
 from selector.content.examples import load_example_prices
-from selector.staff.demo import seed
+from selector.staff import demo
 
 
 class Command(BaseCommand):
@@ -30,11 +30,8 @@ class Command(BaseCommand):
         if example_prices:
             load_example_prices()
             self.stdout.write("Loaded an example price list (marked as examples).")
-        made_leads, made_sessions = seed_fn(leads=leads, sessions=sessions, months=months,
-                                            seed=seed)
+        made_leads, made_sessions = demo.seed(leads=leads, sessions=sessions, months=months,
+                                              seed=seed)
         self.stdout.write(self.style.SUCCESS(
             f"Created {made_leads} leads and {made_sessions} wizard sessions in "
             f"{time.perf_counter() - started:.1f} s"))
-
-
-seed_fn = seed
