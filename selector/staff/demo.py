@@ -126,18 +126,29 @@ def _explicit_timestamps(*models):
             field.auto_now_add, field.auto_now = add, now
 
 
+class _JsonText(str):
+    """A JSON column's value serialised once: the leads with the same answers share one
+    snapshot (the bulk writers pass it on as it is, or parse it for the ORM)."""
+
+
+EMPTY_JSON = _JsonText("{}")
+
+
 class _Snapshots:
     """lead_create's recommendation snapshot (selector.leads.builder), made once per
     distinct answers: there are only a few thousand, and the catalogue and prices do not
-    change during a seed."""
+    change during a seed. Also the answers' and the snapshot's JSON text."""
 
     def __init__(self):
         self.cache: dict = {}
 
     def __call__(self, answers: Answers):
-        key = tuple(answers.to_dict().items())
+        data = answers.to_dict()
+        key = tuple(data.items())
         if key not in self.cache:
-            self.cache[key] = builder.recommendation_snapshot(answers)
+            snapshot = builder.recommendation_snapshot(answers)
+            self.cache[key] = (snapshot, _JsonText(json.dumps(data)),
+                               _JsonText(json.dumps(snapshot[1], ensure_ascii=False)))
         return self.cache[key]
 
 
@@ -406,13 +417,14 @@ def seed(*, leads: int, sessions: int = 0, months: int = 12, seed: int | None = 
                 english = (i % en_every == 0) if en_every else rng.random() < 0.3
                 language = "en" if english else "zh-hans"
                 answers = _answers(rng)
+                snapshot, answers_json, sizing_json = snapshots(answers)
                 created = lead_times[i]
                 source, medium, campaign = session_source()
                 landing = f"/?utm_source={source}&utm_campaign={campaign}" if source else "/"
                 session_id = uuid.UUID(int=rng.getrandbits(128), version=4)
                 session_rows.append({
                     "id": session_id, "created_at": created,
-                    "updated_at": created + timedelta(minutes=3), "answers": answers.to_dict(),
+                    "updated_at": created + timedelta(minutes=3), "answers": answers_json,
                     "furthest_step": RESULT_INDEX, "result_at": created + timedelta(minutes=2),
                     "language": language, "landing_url": landing, "referrer": "",
                     "utm_source": source, "utm_medium": medium, "utm_campaign": campaign,
@@ -448,8 +460,8 @@ def seed(*, leads: int, sessions: int = 0, months: int = 12, seed: int | None = 
                               else "希望尽快安排技术交流。")},
                     source={"landing_url": landing, "utm_source": source,
                             "utm_medium": medium, "utm_campaign": campaign},
-                    user_agent="Mozilla/5.0 (demo)", snapshot=snapshots(answers),
-                    calendar=cal)
+                    user_agent="Mozilla/5.0 (demo)", snapshot=snapshot, calendar=cal)
+                values.update(answers=answers_json, sizing=sizing_json)  # the same, as text
                 key, score = values["company_key"], values["score"]
                 status = _weighted(rng, STATUS_WEIGHTS).value
                 work = _workspace(rng, status=status, score=score, lead_at=lead_at, now=now,
@@ -496,7 +508,7 @@ def seed(*, leads: int, sessions: int = 0, months: int = 12, seed: int | None = 
                 rows.append({
                     "id": uuid.UUID(int=rng.getrandbits(128), version=4),
                     "created_at": created, "updated_at": created + timedelta(minutes=1),
-                    "answers": {}, "furthest_step": furthest,
+                    "answers": EMPTY_JSON, "furthest_step": furthest,
                     "result_at": created + timedelta(minutes=2)
                     if furthest >= RESULT_INDEX else None,
                     "language": "en" if rng.random() < 0.3 else "zh-hans",
@@ -515,8 +527,6 @@ class _CopyWriter:
 
     def __init__(self):
         self.first_id = None
-        self._texts: dict[int, str] = {}
-        self._kept: list[dict] = []
 
     @contextlib.contextmanager
     def bulk_load(self, big: bool):
@@ -567,19 +577,7 @@ class _CopyWriter:
         with connection.cursor() as cursor, cursor.cursor.copy(
                 f"COPY {table} ({cols}) FROM STDIN") as copy:  # noqa: S608 (our names)
             for row in rows:
-                copy.write_row(tuple(self._json(v) if isinstance(v, dict) else v
-                                     for v in row.values()))
-
-    def _json(self, value: dict) -> str:
-        """JSON text for a JSON column; the leads with the same answers share one snapshot
-        dict, serialised once."""
-        if len(value) < 16:
-            return json.dumps(value, ensure_ascii=False)
-        text = self._texts.get(id(value))
-        if text is None:
-            text = self._texts[id(value)] = json.dumps(value, ensure_ascii=False)
-            self._kept.append(value)  # its id stays its own while the text is cached
-        return text
+                copy.write_row(tuple(row.values()))
 
     def sessions(self, rows):
         self._copy(WizardSession, rows)
@@ -630,6 +628,10 @@ class _CopyWriter:
                                 json.dumps(data, ensure_ascii=False), at))
 
 
+def _parsed(row: dict) -> dict:
+    return {k: json.loads(v) if isinstance(v, _JsonText) else v for k, v in row.items()}
+
+
 class _OrmWriter:
     """Other databases (SQLite in development): bulk_create with the timestamps we set."""
 
@@ -646,11 +648,11 @@ class _OrmWriter:
     def sessions(self, rows):
         with _explicit_timestamps(WizardSession):
             WizardSession.objects.bulk_create(
-                [WizardSession(**r) for r in rows],
+                [WizardSession(**_parsed(r)) for r in rows],
                 batch_size=500)
 
     def leads(self, rows):
-        objs = [Lead(**r) for r in rows]
+        objs = [Lead(**_parsed(r)) for r in rows]
         with _explicit_timestamps(Lead):
             Lead.objects.bulk_create(objs, batch_size=500)
         self.public_ids += [r["public_id"] for r in rows]
