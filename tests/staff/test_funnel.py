@@ -11,8 +11,7 @@ from selector.leads.models import Lead
 from selector.staff import queries
 from selector.wizard.models import WizardSession
 from selector.wizard.steps import STEPS
-
-from .conftest import make_lead
+from tests.conftest import make_lead
 
 pytestmark = pytest.mark.django_db
 TZ = timezone.get_current_timezone()
