@@ -16,8 +16,7 @@ from selector.staff import queries
 from selector.wizard.models import WizardSession
 from selector.wizard.services import wizard_session_reach
 from selector.wizard.steps import RESULT_INDEX, STEPS
-
-from .conftest import make_lead
+from tests.conftest import make_lead
 
 pytestmark = pytest.mark.django_db
 SOURCES = ["", "baidu", "wechat"]
