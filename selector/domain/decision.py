@@ -25,7 +25,7 @@ import dataclasses
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from enum import Enum, StrEnum
-from typing import Any, TypeIs
+from typing import Any, Self, TypeIs
 
 __all__ = [
     "ENGINE_VERSION",
@@ -48,6 +48,7 @@ __all__ = [
     "NON_FIELD_ERRORS",
     "InvalidAnswers",
     "Answers",
+    "Phrase",
     "Reason",
     "REASON_KEYS",
     "Rule",
@@ -310,8 +311,10 @@ class Answers:
 
 
 @dataclass(frozen=True)
-class Reason:
-    """A machine-readable reason; the Django layer renders ``key`` as a sentence."""
+class Phrase:
+    """A sentence as data: ``key`` names it, ``params`` fill it in; the Django layer puts it
+    into words (selector.core.explain, selector.planner.words). Reasons, plan notes and
+    tuning warnings are phrases; each kind only equals its own kind."""
 
     key: str
     params: dict[str, Any] = dataclasses.field(default_factory=dict)
@@ -320,8 +323,13 @@ class Reason:
         return {"key": self.key, "params": dict(self.params)}
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Reason:
+    def from_dict(cls, data: dict[str, Any]) -> Self:
         return cls(str(data["key"]), dict(data.get("params") or {}))
+
+
+@dataclass(frozen=True)
+class Reason(Phrase):
+    """A machine-readable reason for the decision."""
 
 
 def scale_of(gpus: int) -> str:

@@ -27,12 +27,12 @@ fits (InfiniBand switches come from NVIDIA only).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from .bom import BomLine, Cost, Prices, bill_of_materials, cost_of
 from .catalogue import VENDOR_ANY, Catalogue, SwitchSpec
-from .decision import Answers, Fabric, select_rule
+from .decision import Answers, Fabric, Phrase, select_rule
 from .sizing import FabricSize, FabricTooLarge, SizingError, leaf_shape, size_plane
 
 __all__ = [
@@ -73,18 +73,8 @@ def uplink_speed(fabric: Fabric, nic_gbps: int) -> int:
 
 
 @dataclass(frozen=True)
-class Note:
-    """A fact about the plan the pages put into words (``key`` with its ``params``)."""
-
-    key: str
-    params: dict[str, Any] = field(default_factory=dict)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"key": self.key, "params": dict(self.params)}
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Note:
-        return cls(str(data["key"]), dict(data.get("params") or {}))
+class Note(Phrase):
+    """A fact about the plan the pages put into words."""
 
 
 def rail_ports(answers: Answers) -> list[int]:

@@ -104,14 +104,14 @@ def _validate(gpus: object, gpus_per_server: object, radix: object, oversub: obj
     gpus = _check_int("gpus", gpus)
     if gpus < 1:
         raise SizingError("gpus", "out_of_range", f"gpus must be >= 1, got {gpus}")
-    gpus_per_server = _check_int("gpus_per_server", gpus_per_server)
-    if not RAILS_MIN <= gpus_per_server <= RAILS_MAX:
-        raise SizingError(
-            "gpus_per_server",
-            "out_of_range",
-            f"gpus_per_server must be {RAILS_MIN}..{RAILS_MAX}, got {gpus_per_server}",
-        )
+    _check_range("gpus_per_server", gpus_per_server, RAILS_MIN, RAILS_MAX)
     _validate_radix_oversub(radix, oversub)
+
+
+def _check_range(name: str, value: object, lo: int, hi: int) -> None:
+    number = _check_int(name, value)
+    if not lo <= number <= hi:
+        raise SizingError(name, "out_of_range", f"{name} must be {lo}..{hi}, got {number}")
 
 
 def _validate_radix_oversub(radix: object, oversub: object) -> None:
@@ -122,13 +122,7 @@ def _validate_radix_oversub(radix: object, oversub: object) -> None:
         raise SizingError("radix", "radix_too_large", f"radix must be <= {RADIX_MAX}, got {radix}")
     if radix % 2:
         raise SizingError("radix", "odd_radix", f"radix must be even, got {radix}")
-    oversub = _check_int("oversubscription", oversub)
-    if not OVERSUB_MIN <= oversub <= OVERSUB_MAX:
-        raise SizingError(
-            "oversubscription",
-            "out_of_range",
-            f"oversubscription must be {OVERSUB_MIN}..{OVERSUB_MAX}, got {oversub}",
-        )
+    _check_range("oversubscription", oversub, OVERSUB_MIN, OVERSUB_MAX)
 
 
 def leaf_split(radix: int, oversubscription: int = 1) -> tuple[int, int]:

@@ -10,11 +10,12 @@ notes, issue 12); citations are ``Citation(source, remark)`` pairs from here to 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
 from .catalogue import Source
+from .decision import Phrase
 
 __all__ = [
     "FAMILIES",
@@ -138,16 +139,8 @@ class ConfigLine:
 
 
 @dataclass(frozen=True)
-class Warn:
-    key: str
-    params: dict[str, Any] = field(default_factory=dict)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"key": self.key, "params": dict(self.params)}
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Warn:
-        return cls(str(data["key"]), dict(data.get("params") or {}))
+class Warn(Phrase):
+    """A caveat of the tuning values the pages put into words."""
 
 
 @dataclass(frozen=True)
