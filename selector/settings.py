@@ -15,7 +15,7 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 
 DEBUG = env_bool("DEBUG", False)
 
-SECRET_KEY = env_str("SECRET_KEY")
+SECRET_KEY = env_str("SECRET_KEY", "")
 if not SECRET_KEY:
     if not DEBUG:
         raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off")

@@ -76,7 +76,9 @@ def _catalogue_plan(fabric_code: Fabric, form: FabricQuery) -> JsonResponse:
     except LookupError:
         option = FabricOption(fabric_code, None, error="no_switch")
         return _json({"errors": {"fabric": [no_plan_text(option)]}}, status=400)
-    return _json(FabricOption(fabric_code, plan).api_dict())
+    body = FabricOption(fabric_code, plan).api_dict()
+    assert body is not None  # a planned option always has its API body
+    return _json(body)
 
 
 @require_safe

@@ -350,7 +350,7 @@ def _catalogue_stamp(*tables: type[models.Model]) -> str:
         with connection.cursor() as cursor:
             cursor.execute(f"SELECT {parts}")  # noqa: S608 - see above
             return repr(cursor.fetchone())
-    return repr([list(model.objects.filter(is_active=True).values_list(
+    return repr([list(model._default_manager.filter(is_active=True).values_list(
         *[f.attname for f in model._meta.concrete_fields])) for model in tables])
 
 

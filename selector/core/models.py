@@ -18,3 +18,11 @@ class CacheEntry(models.Model):
 
     def __str__(self) -> str:
         return self.cache_key
+
+
+def column_max_length(model: type[models.Model], name: str) -> int | None:
+    """The ``max_length`` of ``model``'s column ``name`` (None: unbounded), for code that
+    fits outside text to a column before saving it."""
+    field = model._meta.get_field(name)
+    assert isinstance(field, models.Field), f"{name} is a relation, not a column"
+    return field.max_length

@@ -13,6 +13,7 @@ from datetime import datetime
 
 from django.utils import timezone
 
+from selector.core.models import column_max_length
 from selector.domain import Answers, Recommendation
 from selector.leads import duplicates, worktime
 from selector.leads.models import Lead
@@ -74,4 +75,4 @@ def lead_values(*, answers: Answers, contact: Mapping[str, str], language: str,
     }
 
 
-_MAX_LENGTH = {name: Lead._meta.get_field(name).max_length for name in SOURCE_FIELDS}
+_MAX_LENGTH = {name: column_max_length(Lead, name) for name in SOURCE_FIELDS}

@@ -16,6 +16,7 @@ import json
 import re
 import urllib.request
 from dataclasses import dataclass, field
+from typing import Any
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -60,7 +61,7 @@ def staff_url(lead: Lead) -> str:
         return site_url() + reverse("staff:lead_detail", args=[lead.public_id])
 
 
-def labels(lead: Lead) -> dict:
+def labels(lead: Lead) -> dict[str, str]:
     """The lead's codes as words, in the active language."""
     try:
         recommendation = str(FABRIC_SHORT[Fabric(lead.recommendation)])
@@ -100,7 +101,7 @@ class Message:
     mobiles: tuple[str, ...] = ()
     names: tuple[str, ...] = ()
     event: str = "lead.created"
-    facts: dict = field(default_factory=dict)
+    facts: dict[str, Any] = field(default_factory=dict)
 
 
 def new_lead_message(lead: Lead) -> Message:
@@ -127,7 +128,7 @@ def new_lead_message(lead: Lead) -> Message:
                    link=staff_url(lead), link_text=link_text, facts=summary(lead))
 
 
-def payload(message: Message, kind: str) -> dict:
+def payload(message: Message, kind: str) -> dict[str, Any]:
     """The robot's JSON. Mentions: WeCom text messages take ``mentioned_mobile_list``
     (its markdown messages cannot mention by mobile); DingTalk takes ``at.atMobiles`` and
     needs "@<mobile>" in the text; Feishu's custom robots mention only by open_id/user_id,
@@ -137,10 +138,10 @@ def payload(message: Message, kind: str) -> dict:
     if kind == "wecom":
         content = "\n".join(x for x in (message.title, body, f"{message.link_text}: "
                                           f"{message.link}") if x)
-        text = {"content": content}
+        wecom: dict[str, object] = {"content": content}
         if message.mobiles:
-            text["mentioned_mobile_list"] = list(message.mobiles)
-        return {"msgtype": "text", "text": text}
+            wecom["mentioned_mobile_list"] = list(message.mobiles)
+        return {"msgtype": "text", "text": wecom}
     if kind == "dingtalk":
         at_line = " ".join(f"@{m}" for m in message.mobiles)
         text = "\n\n".join(x for x in (
@@ -188,7 +189,7 @@ def post_webhook(lead: Lead) -> None:
 def send_email(lead: Lead) -> None:
     """Bilingual (Chinese first) plain text + HTML e-mail to SALES_NOTIFY_EMAILS. User text
     is escaped by the HTML template; the subject carries no user text (no header tricks)."""
-    context = {"lead": lead, "site_url": site_url(), "url": staff_url(lead),
+    context: dict[str, Any] = {"lead": lead, "site_url": site_url(), "url": staff_url(lead),
                "duplicates": [f.other.report_number for f in
                               lead.duplicate_flags.select_related("other")[:3]]}
     with translation.override("zh-hans"):

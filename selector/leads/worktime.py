@@ -41,7 +41,7 @@ class Calendar:
     def add(self, start: dt.datetime, minutes: int) -> dt.datetime:
         """The moment ``minutes`` of working time after ``start``."""
         local = start.astimezone(self.tz)
-        day, left = local.date(), minutes
+        day, left = local.date(), float(minutes)
         for _ in range(_MAX_DAYS):
             if self.is_working_day(day):
                 for begin, end in self.hours:
@@ -98,7 +98,7 @@ def parse_hours(text: str) -> tuple[tuple[dt.time, dt.time], ...]:
 
 def parse_days(values: list[str], name: str) -> frozenset[dt.date]:
     """Dates and inclusive ranges: ["2026-10-01..2026-10-07", "2026-12-31"]."""
-    days = set()
+    days: set[dt.date] = set()
     try:
         for value in values:
             first, _sep, last = value.partition("..")

@@ -292,10 +292,11 @@ class ViewModel:
                 return view
         return None
 
-    def property_values(self) -> list[dict]:
+    def property_values(self) -> list[dict[str, object]]:
         """schema.org PropertyValue nodes for the JSON-LD: answers, BOM totals, tuning."""
-        out = [{"@type": "PropertyValue", "name": row.label, "value": row.value,
-                "propertyID": f"answer.{row.field}"} for row in self.answer_rows]
+        out: list[dict[str, object]] = [
+            {"@type": "PropertyValue", "name": row.label, "value": row.value,
+             "propertyID": f"answer.{row.field}"} for row in self.answer_rows]
         for view in self.fabrics:
             if view.plan is None:
                 continue
@@ -306,8 +307,9 @@ class ViewModel:
                 ("cables", _("Cables and fibres"), view.cables, None),
                 ("power_w", _("Power"), view.power_w, "W"),
             ):
-                node = {"@type": "PropertyValue", "propertyID": f"{prefix}.{key}",
-                        "name": f"{view.short}: {label}", "value": value}
+                node: dict[str, object] = {
+                    "@type": "PropertyValue", "propertyID": f"{prefix}.{key}",
+                    "name": f"{view.short}: {label}", "value": value}
                 if unit:
                     node["unitText"] = unit
                 out.append(node)

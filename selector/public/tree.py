@@ -19,26 +19,33 @@ from django.utils.translation import gettext_lazy as _
 
 from selector.content.models import ContentBlock
 from selector.core.explain import FABRIC_SHORT, RULE_TITLES, fabric_label, value_label
-from selector.domain import Answers, Decision, decide
+from selector.domain import Answers, Budget, Decision, Determinism, Workload, decide
 from selector.domain.decision import SMALL_CLUSTER_SERVERS, THOUSAND_GPUS
 
 # One complete answer set per rule. Every field is given (nic_speed too), so each wizard
 # step arrives pre-filled and "Next" all the way through reproduces the leaf.
 LEAF_ANSWERS: dict[str, Answers] = {
-    "R1": Answers(gpus=8, gpus_per_server=8, workload="training", budget="balanced",
-                  determinism="standard", throughput_limited=False, nic_speed=400),
-    "R2": Answers(gpus=64, gpus_per_server=8, workload="training", budget="balanced",
-                  determinism="strict", throughput_limited=False, nic_speed=400),
-    "R3": Answers(gpus=32, gpus_per_server=8, workload="training", budget="balanced",
-                  determinism="standard", throughput_limited=False, nic_speed=400),
-    "R4": Answers(gpus=128, gpus_per_server=8, workload="inference", budget="balanced",
-                  determinism="standard", throughput_limited=False, nic_speed=400),
-    "R5": Answers(gpus=256, gpus_per_server=8, workload="training", budget="performance",
-                  determinism="standard", throughput_limited=False, nic_speed=400),
-    "R6": Answers(gpus=1024, gpus_per_server=8, workload="training", budget="balanced",
-                  determinism="standard", throughput_limited=False, nic_speed=800),
-    "R7": Answers(gpus=128, gpus_per_server=8, workload="training", budget="sensitive",
-                  determinism="standard", throughput_limited=False, nic_speed=400),
+    "R1": Answers(gpus=8, gpus_per_server=8, workload=Workload.TRAINING,
+                  budget=Budget.BALANCED, determinism=Determinism.STANDARD,
+                  throughput_limited=False, nic_speed=400),
+    "R2": Answers(gpus=64, gpus_per_server=8, workload=Workload.TRAINING,
+                  budget=Budget.BALANCED, determinism=Determinism.STRICT,
+                  throughput_limited=False, nic_speed=400),
+    "R3": Answers(gpus=32, gpus_per_server=8, workload=Workload.TRAINING,
+                  budget=Budget.BALANCED, determinism=Determinism.STANDARD,
+                  throughput_limited=False, nic_speed=400),
+    "R4": Answers(gpus=128, gpus_per_server=8, workload=Workload.INFERENCE,
+                  budget=Budget.BALANCED, determinism=Determinism.STANDARD,
+                  throughput_limited=False, nic_speed=400),
+    "R5": Answers(gpus=256, gpus_per_server=8, workload=Workload.TRAINING,
+                  budget=Budget.PERFORMANCE, determinism=Determinism.STANDARD,
+                  throughput_limited=False, nic_speed=400),
+    "R6": Answers(gpus=1024, gpus_per_server=8, workload=Workload.TRAINING,
+                  budget=Budget.BALANCED, determinism=Determinism.STANDARD,
+                  throughput_limited=False, nic_speed=800),
+    "R7": Answers(gpus=128, gpus_per_server=8, workload=Workload.TRAINING,
+                  budget=Budget.SENSITIVE, determinism=Determinism.STANDARD,
+                  throughput_limited=False, nic_speed=400),
 }
 
 # The question whose "yes" leads to each rule, in the engine's order. R7 is the final "no".

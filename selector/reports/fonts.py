@@ -73,7 +73,7 @@ def font_dir() -> Path:
 def charset() -> list[int]:
     """The code points kept: GB 2312 hanzi (6,763, what Chinese business text uses) plus
     Latin and punctuation."""
-    points = set()
+    points: set[int] = set()
     for first, last in RANGES:
         points.update(range(first, last + 1))
     for cp in range(0x4E00, 0x9FA6):

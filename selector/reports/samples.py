@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from django.utils import timezone
 
@@ -28,7 +29,7 @@ SAMPLE_ANSWERS = {
 
 def sample_report(language: str = "zh-hans", kind: str = "roce", **overrides) -> ReportData:
     chinese = not is_english(language)
-    values = dict(
+    values: dict[str, Any] = dict(
         report_number="NS-20261130-7KQ2XW",
         created=timezone.make_aware(datetime(2026, 11, 30, 10, 30)),
         language="zh-hans" if chinese else "en",

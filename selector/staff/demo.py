@@ -293,7 +293,7 @@ class _Flags:
         email = fact.email.lower()
         contact = sorted({*self.by_phone.get(fact.phone, ())[-12:],
                           *self.by_email.get(email, ())[-12:]}, reverse=True)
-        found = {}
+        found: dict[int, tuple[list[str], float | None]] = {}
         for pos in [p for p in contact if live(p)][:12]:
             other = facts[pos]
             found[pos] = ([r for r, same in (("phone", other.phone == fact.phone),
@@ -658,7 +658,7 @@ class _OrmWriter:
         self.public_ids += [r["public_id"] for r in rows]
 
     def lead_ids(self) -> list[int]:
-        ids = {}
+        ids: dict[uuid.UUID, int] = {}
         for start in range(0, len(self.public_ids), 500):
             ids.update(Lead.objects.filter(public_id__in=self.public_ids[start:start + 500])
                        .values_list("public_id", "id"))
@@ -675,9 +675,9 @@ class _OrmWriter:
                 batch_size=500)
 
     def possible_duplicates(self, ids: set[int]):
-        ids = sorted(ids)
-        for start in range(0, len(ids), 500):
-            Lead.objects.filter(pk__in=ids[start:start + 500]).update(possible_duplicate=True)
+        ordered = sorted(ids)
+        for start in range(0, len(ordered), 500):
+            Lead.objects.filter(pk__in=ordered[start:start + 500]).update(possible_duplicate=True)
 
     def events(self, rows):
         with _explicit_timestamps(LeadEvent):

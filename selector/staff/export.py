@@ -35,7 +35,7 @@ from __future__ import annotations
 import csv
 import re
 import zipfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from xml.sax.saxutils import escape
 
 import phonenumbers
@@ -109,12 +109,12 @@ def header() -> list[str]:
 
 def rows(queryset) -> Iterator[list]:
     """Export rows (text cells, GPU count as int) in the active language."""
-    labels = {
+    choices: dict[str, Mapping[str, object]] = {
         "status": dict(Status.choices), "score": dict(Score.choices),
         "timeline": dict(Timeline.choices),
-        "recommendation": {f.value: str(FABRIC_SHORT[f]) for f in Fabric},
+        "recommendation": {f.value: FABRIC_SHORT[f] for f in Fabric},
     }
-    labels = {k: {code: str(v) for code, v in m.items()} for k, m in labels.items()}
+    labels = {k: {code: str(v) for code, v in m.items()} for k, m in choices.items()}
     index = {name: i for i, name in enumerate(FIELDS)}
     tz = timezone.get_current_timezone()
     for values in queryset.values_list(*FIELDS).iterator(chunk_size=CHUNK_SIZE):
@@ -270,6 +270,9 @@ class _Sink:
 
     def flush(self) -> None:
         pass
+
+    def close(self) -> None:
+        pass  # zipfile leaves a file it did not open alone; drain() has the bytes
 
     def drain(self) -> bytes:
         data = b"".join(self.parts)

@@ -218,7 +218,7 @@ class StatusForm(forms.Form):
 
     status = forms.ChoiceField(label=_("Status"), choices=Status.choices)
     lost_reason = forms.ChoiceField(label=_("Why was it lost?"), required=False,
-                                    choices=[("", "—")] + LostReason.choices)
+                                    choices=[("", "—"), *LostReason.choices])
     deal_value = forms.DecimalField(label=_("Deal value (CNY)"), required=False, min_value=0,
                                     max_digits=14, decimal_places=2)
     note = forms.CharField(label=_("Note"), required=False, max_length=2000,

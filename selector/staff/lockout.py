@@ -66,7 +66,7 @@ def wait_seconds(request: HttpRequest, username: str | None) -> int:
     """How long this client must wait before it may try ``username`` (0: go ahead)."""
     name, ip, now = normalise(username), client_ip(request), timezone.now()
     recent = LoginThrottle.objects.filter(ip=ip, last_failed_at__gte=_cutoff(now))
-    waits = [0]
+    waits = [0.0]
     pair = recent.filter(username=name).values_list("failures", "last_failed_at").first()
     if pair:
         delay = _delay(pair[0], settings.STAFF_LOGIN_USER_IP_FAILURES)

@@ -178,7 +178,7 @@ def _compute_figures(start: dt.date, end: dt.date, source: str) -> dict:
                  key=lambda r: (-r[1], r[0]))[:TOP_SOURCES]
     return {
         "computed_at": timezone.now(),
-        "funnel": [funnel["started"], *funnel["steps"], funnel["results"], sum(mix.values())],
+        "funnel": [started, *steps, results, sum(mix.values())],
         "weeks": sorted(weeks.items()),
         "mix": sorted(mix.items(), key=lambda kv: (-kv[1], kv[0])),
         "sources": top,

@@ -181,6 +181,7 @@ def escalate_sla(now=None) -> int:
             locked = Lead.objects.select_for_update().get(pk=lead.pk)
             if locked.events.filter(kind=LeadEvent.Kind.SLA_BREACHED).exists():
                 continue
+            assert locked.sla_due is not None  # sla_breaches() selects leads with a deadline
             LeadEvent.objects.create(lead=locked, kind=LeadEvent.Kind.SLA_BREACHED,
                                      data={"due": locked.sla_due.isoformat()})
         with translation.override(settings.LANGUAGE_CODE):

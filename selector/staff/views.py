@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import contextlib
 import uuid
+from collections.abc import Mapping
+from datetime import datetime
 
 from django.conf import settings
 from django.contrib import messages
@@ -28,6 +30,7 @@ from django_otp.plugins.otp_static.models import StaticDevice
 
 from selector.content.queries import company
 from selector.core.explain import FABRIC_SHORT
+from selector.core.htmx import HtmxHttpRequest
 from selector.domain import Answers, Fabric, InvalidAnswers
 from selector.leads import worktime
 from selector.leads.models import (
@@ -266,7 +269,7 @@ def _query_without(request, *names: str) -> str:
 @require_safe
 @staff_required
 @never_cache
-def lead_list(request: HttpRequest) -> HttpResponse:
+def lead_list(request: HtmxHttpRequest) -> HttpResponse:
     is_manager = permissions.is_manager(request.user)
     owners = owner_choices() if is_manager else []
     form = _filter_form(request, owners)
@@ -365,7 +368,7 @@ def lead_bulk(request: HttpRequest) -> HttpResponse:
                                          if request.POST.get("next_query") else "")
     if not form.is_valid():
         for error in form.errors.values():
-            messages.error(request, " ".join(error))
+            messages.error(request, " ".join(str(message) for message in error))
         return redirect(back)
     leads = list(Lead.objects.filter(public_id__in=form.cleaned_data["leads"])
                  .select_related("owner"))
@@ -472,17 +475,21 @@ def _share_url(lead: Lead) -> str:
     return reverse("wizard:shared", args=[share_token(answers)])
 
 
+def _label(labels: Mapping[str, object], code: object) -> object:
+    """The label of a code stored in an event, or the code itself (an old or unknown one)."""
+    return labels.get(code, code) if isinstance(code, str) else code
+
+
 def _event_text(event: LeadEvent) -> str:
     data = event.data or {}
     kind = LeadEvent.Kind
     if event.kind == kind.STATUS_CHANGED:
         names = dict(Status.choices)
         text = _("Status changed from %(old)s to %(new)s") % {
-            "old": names.get(data.get("from"), data.get("from")),
-            "new": names.get(data.get("to"), data.get("to"))}
+            "old": _label(names, data.get("from")), "new": _label(names, data.get("to"))}
         if data.get("reason"):
             text += " · " + _("reason: %(reason)s") % {
-                "reason": dict(LostReason.choices).get(data["reason"], data["reason"])}
+                "reason": _label(dict(LostReason.choices), data["reason"])}
         if data.get("deal_value"):
             text += " · " + _("deal value: ¥%(value)s") % {"value": data["deal_value"]}
         return text + (f"\n{data['note']}" if data.get("note") else "")
@@ -492,15 +499,15 @@ def _event_text(event: LeadEvent) -> str:
     if event.kind == kind.NOTE:
         return data.get("text", "")
     if event.kind == kind.ACTIVITY:
-        kind_label = dict(NextActionKind.choices).get(data.get("type"), data.get("type"))
-        text = f"{kind_label} · {OUTCOME_LABELS.get(data.get('outcome'), data.get('outcome'))}"
+        kind_label = _label(dict(NextActionKind.choices), data.get("type"))
+        text = f"{kind_label} · {_label(OUTCOME_LABELS, data.get('outcome'))}"
         return text + (f"\n{data['note']}" if data.get("note") else "")
     if event.kind == kind.NEXT_ACTION_SET:
         due = data.get("due", "")
         with contextlib.suppress(TypeError, ValueError):
-            due = timezone.localtime(timezone.datetime.fromisoformat(due)).strftime(
+            due = timezone.localtime(datetime.fromisoformat(due)).strftime(
                 "%Y-%m-%d %H:%M")
-        text = "{} · {}".format(dict(NextActionKind.choices).get(data.get("type"), ""), due)
+        text = "{} · {}".format(dict(NextActionKind.choices).get(str(data.get("type")), ""), due)
         return text + (f"\n{data['note']}" if data.get("note") else "")
     if event.kind == kind.DUPLICATE_FLAGGED:
         return _("Possible duplicate of %(number)s (same %(what)s)") % {
@@ -607,7 +614,7 @@ def _lead_context(request, lead: Lead, **extra) -> dict:
 def _tomorrow_morning():
     """The default due time offered for a next action: tomorrow 10:00 local time."""
     tomorrow = timezone.localdate() + timezone.timedelta(days=1)
-    return timezone.make_aware(timezone.datetime.combine(tomorrow, timezone.datetime.min.time())
+    return timezone.make_aware(datetime.combine(tomorrow, datetime.min.time())
                                ).replace(hour=10)
 
 
@@ -879,11 +886,11 @@ def security(request: HttpRequest) -> HttpResponse:
             else:
                 raise PermissionDenied
         else:
-            form = UnlockForm(request.POST)
-            if form.is_valid():
-                lockout.unlock(form.cleaned_data["username"])
+            unlock = UnlockForm(request.POST)
+            if unlock.is_valid():
+                lockout.unlock(unlock.cleaned_data["username"])
                 messages.success(request, _("Log-in for %(username)s unlocked.") % {
-                    "username": form.cleaned_data["username"]})
+                    "username": unlock.cleaned_data["username"]})
         return redirect("staff:security")
     return render(request, "staff/security.html", {
         "throttles": lockout.summary(),

@@ -101,9 +101,10 @@ class WorkloadForm(StepForm):
 
     def __init__(self, *args, ask_throughput: bool = True, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["workload"].widget = forms.RadioSelect(
-            choices=self.fields["workload"].choices,
-            attrs=self.fields["workload"].widget.attrs)
+        workload = self.fields["workload"]
+        select = workload.widget
+        assert isinstance(select, forms.Select)  # workload_field()'s widget, with its choices
+        workload.widget = forms.RadioSelect(choices=select.choices, attrs=select.attrs)
         if ask_throughput:
             field = self.fields["throughput_limited"]
             field.widget = forms.RadioSelect(

@@ -8,6 +8,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from selector.core.attribution import UTM_FIELDS
+from selector.core.models import column_max_length
 from selector.wizard.models import WizardSession
 from selector.wizard.steps import ANSWER_FIELDS, RESULT_INDEX
 
@@ -17,7 +18,7 @@ __all__ = ["UTM_FIELDS", "wizard_session_reach", "wizard_session_start",
 
 def _fit(value: str, field: str) -> str:
     """Truncate to the model field's max_length, dropping NULs (PostgreSQL refuses them)."""
-    limit = WizardSession._meta.get_field(field).max_length
+    limit = column_max_length(WizardSession, field)
     return str(value).replace("\x00", "")[:limit]
 
 

@@ -20,8 +20,8 @@ from selector.wizard import forms as wf
 def servers_of(answers: dict) -> int | None:
     """Servers for the stored scale answers, or None while they are incomplete."""
     try:
-        return Answers(gpus=answers.get("gpus"),
-                       gpus_per_server=answers.get("gpus_per_server")).servers
+        return Answers.from_dict({"gpus": answers.get("gpus"),
+                                  "gpus_per_server": answers.get("gpus_per_server")}).servers
     except (InvalidAnswers, TypeError):
         return None
 

@@ -56,7 +56,7 @@ WHAT_IF_ERROR_KEY = "wizard_what_if_error"
 def _partial(request: HttpRequest) -> bool:
     """True when htmx asks for the step region only (not a history restore)."""
     htmx = getattr(request, "htmx", None)
-    return bool(htmx) and not htmx.history_restore_request
+    return bool(htmx and not htmx.history_restore_request)
 
 
 def _render(request: HttpRequest, template: str, context: dict, *, status: int = 200,

@@ -1,6 +1,8 @@
 """Template helpers shared by every app: the QR code of a link."""
 
 import hashlib
+from collections.abc import Mapping
+from typing import Any
 
 from django import template
 from django.template import Context
@@ -13,7 +15,8 @@ register = template.Library()
 
 
 @register.simple_tag(takes_context=True)
-def qr(context: Context, data: str, title: str, css_class: str = "qr") -> SafeString:
+def qr(context: Context | Mapping[str, Any], data: str, title: str, css_class: str = "qr"
+       ) -> SafeString:
     """``{% qr url title %}``: the QR code of ``url`` (nothing for an empty url). Inline
     SVG on pages and in e-mails; in the PDF (context ``qr_image_url``: a function that
     registers a generated image with the report's URL fetcher) an ``<img>`` of a PNG."""
