@@ -13,6 +13,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def _figures(script: str, env: dict):
     process = subprocess.Popen([sys.executable, str(ROOT / "bench" / script)], cwd=ROOT,
                                env=env, stdout=subprocess.PIPE, text=True)
+    assert process.stdout is not None  # stdout=PIPE
     for line in process.stdout:
         print(line, end="", file=sys.stderr)  # the full report, for the reader
         parts = line.split()

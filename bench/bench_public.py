@@ -11,6 +11,7 @@ import re
 from html.parser import HTMLParser
 from urllib.parse import urljoin, urlsplit
 
+from django.http import StreamingHttpResponse
 from django.test import Client, override_settings
 
 BUDGET_BYTES = 80 * 1024
@@ -35,7 +36,9 @@ def _fetch(client: Client, url: str) -> bytes:
     response = client.get(url, secure=True)
     if response.status_code != 200:
         raise RuntimeError(f"{url}: HTTP {response.status_code}")
-    return b"".join(response.streaming_content) if response.streaming else response.content
+    if isinstance(response, StreamingHttpResponse):  # static files (FileResponse)
+        return b"".join(response)
+    return response.content
 
 
 def first_load(path: str = "/") -> dict[str, int]:

@@ -47,6 +47,7 @@ def _first_load_bytes() -> int:
     total = len(gzip.compress(html, compresslevel=6))
     for url in re.findall(rb'(?:href|src)="(/static/[^"]+\.(?:css|js))"', html):
         path = finders.find(url.decode().removeprefix("/static/"))
+        assert path is not None, url
         with open(path, "rb") as fh:
             total += len(gzip.compress(fh.read(), compresslevel=6))
     return total

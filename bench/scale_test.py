@@ -237,7 +237,8 @@ def prepare(env: dict) -> str:
 
 class Stack:
     def __init__(self, env: dict):
-        self.env, self.procs = env, {}
+        self.env = env
+        self.procs: dict[str, subprocess.Popen] = {}
         ART.mkdir(parents=True, exist_ok=True)
 
     def start(self, name: str, args: list[str], env: dict | None = None):
@@ -293,7 +294,8 @@ class Checks:
     def __init__(self):
         self.rows: list[tuple[str, bool, str]] = []
 
-    def add(self, name: str, ok: bool, detail: str):
+    def add(self, name: str, ok: object, detail: str):
+        """``ok``: any value, read as true or false (the checks chain `and`s)."""
         self.rows.append((name, bool(ok), detail))
         print(f"{'PASS' if ok else 'FAIL'}  {name}: {detail}", flush=True)
 
@@ -480,9 +482,11 @@ def check_failover(checks: Checks, stack: Stack):
     A customer whose request fails does what a person does: reloads the contact page and
     sends the form again (the same browser session, so never a second lead)."""
     lock = threading.Lock()
-    acked, unacked, errors = [], [], Counter()
-    after_kill = Counter()
-    killed_at = [None]
+    acked: list[str] = []
+    unacked: list[str] = []
+    errors: Counter[str] = Counter()
+    after_kill: Counter[str] = Counter()
+    killed_at: list[float | None] = [None]
     stop = time.monotonic() + LOAD_SECONDS
     address = iter(range(10_000))
 

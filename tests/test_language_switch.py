@@ -16,12 +16,18 @@ WIZARD = ["/wizard/scale/", "/wizard/workload/", "/wizard/budget/", "/wizard/det
           "/wizard/nic-speed/", "/wizard/result/"]
 
 
+def _first(pattern: str, text: str, flags: int = 0) -> str:
+    found = re.search(pattern, text, flags)
+    assert found, pattern
+    return found.group(1)
+
+
 def switch(client: Client, page: str, language: str):
     html = client.get(page).content.decode()
-    form = re.search(r'<form class="lang-switch"[^>]*>(.*?)</form>', html, re.S).group(1)
-    next_url = re.search(r'name="next" type="hidden" value="([^"]*)"', form).group(1)
+    form = _first(r'<form class="lang-switch"[^>]*>(.*?)</form>', html, re.S)
+    next_url = _first(r'name="next" type="hidden" value="([^"]*)"', form)
     assert next_url == page.replace("&", "&amp;")
-    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', form).group(1)
+    token = _first(r'name="csrfmiddlewaretoken" value="([^"]+)"', form)
     return client.post("/i18n/setlang/", {"language": language, "next": next_url,
                                           "csrfmiddlewaretoken": token})
 
@@ -113,4 +119,4 @@ def test_after_a_lead_the_thanks_page_switches(content):
 
 def _token(client: Client) -> str:
     html = client.get("/faq/").content.decode()
-    return re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html).group(1)
+    return _first(r'name="csrfmiddlewaretoken" value="([^"]+)"', html)

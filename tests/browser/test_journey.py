@@ -215,7 +215,9 @@ def _walk(j: Journey, live_server, mail_dir: Path) -> None:
     assert message["To"] == "buyer@example.com"
     parts = {p.get_content_type(): p for p in message.walk()}
     text = parts["text/plain"].get_content()
-    report_link = re.search(r"(http://\S+/report/\S+/)", text).group(1)
+    found = re.search(r"(http://\S+/report/\S+/)", text)
+    assert found, text
+    report_link = found.group(1)
     assert report_link.startswith(live_server.url)
     assert parts["application/pdf"].get_content().startswith(b"%PDF-")
     assert page.request.get(report_link).body().startswith(b"%PDF-")

@@ -34,7 +34,9 @@ SRC = (Source("test datasheet", "https://example.com", "2026-12-01"),)
 
 
 def plan(fabric, gpus, **kw) -> FabricPlan:
-    return plan_fabric(fabric, Answers(gpus=gpus, **kw), CAT)
+    planned = plan_fabric(fabric, Answers(gpus=gpus, **kw), CAT)
+    assert planned is not None, "a fabric, not the standard network"
+    return planned
 
 
 # --- the issue's examples (issue 12, "Done when") ---------------------------------------------

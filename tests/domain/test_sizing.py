@@ -359,8 +359,8 @@ def test_exhaustive_small_radix():
                     check_invariants(gpus, gps, k, r)
 
 
-def test_fabric_size_is_frozen():
+def test_fabric_size_is_frozen() -> None:
     f = size_fabric(64)
     assert isinstance(f, FabricSize)
     with pytest.raises(AttributeError):
-        f.leaf = 1  # type: ignore[misc]
+        f.leaf = 1  # type: ignore[misc]  # frozen: the refused assignment is the subject

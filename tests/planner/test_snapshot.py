@@ -53,10 +53,11 @@ def staff_client(client):
 
 
 def _figures(rec: Recommendation) -> dict:
-    plan = rec.recommended.plan
+    plan, runner_up = rec.recommended.plan, rec.runner_up.plan
+    assert plan is not None and runner_up is not None
     return {"switch": plan.switch.model, "leaf": plan.leaf, "spine": plan.spine,
             "switches": plan.switches, "modules": plan.modules, "cables": plan.cables,
-            "runner": rec.runner_up.plan.switches}
+            "runner": runner_up.switches}
 
 
 def _change_the_world(monkeypatch):

@@ -6,6 +6,7 @@ from io import BytesIO
 
 import pytest
 from pypdf import PdfReader
+from pypdf.generic import DictionaryObject
 
 from selector.reports import fonts
 from selector.reports.fetcher import FetchRefused, FontFileFetcher
@@ -20,7 +21,11 @@ pytestmark = pytest.mark.django_db
 def _font_names(pdf: bytes) -> set[str]:
     names = set()
     for page in PdfReader(BytesIO(pdf)).pages:
-        for font in page["/Resources"]["/Font"].values():
+        resources = page["/Resources"].get_object()
+        assert isinstance(resources, DictionaryObject)
+        page_fonts = resources["/Font"].get_object()
+        assert isinstance(page_fonts, DictionaryObject)
+        for font in page_fonts.values():
             names.add(str(font.get_object()["/BaseFont"]))
     return names
 

@@ -20,8 +20,8 @@ from .conftest import login
 SH = ZoneInfo("Asia/Shanghai")
 
 
-def at(*args) -> dt.datetime:
-    return dt.datetime(*args, tzinfo=SH)
+def at(year: int, month: int, day: int, hour: int = 0, minute: int = 0) -> dt.datetime:
+    return dt.datetime(year, month, day, hour, minute, tzinfo=SH)
 
 
 # --- the working calendar ------------------------------------------------------------

@@ -58,7 +58,7 @@ def session_of():
 def checked(html: str, name: str) -> list[str]:
     """Values of the checked radios named ``name``."""
     tags = re.findall(r"<input[^>]*>", html)
-    return [re.search(r'value="([^"]*)"', t).group(1) for t in tags
+    return [re.findall(r'value="([^"]*)"', t)[0] for t in tags
             if f'name="{name}"' in t and re.search(r"\schecked[\s>]", t)]
 
 

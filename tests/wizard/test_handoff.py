@@ -5,14 +5,14 @@ import re
 
 from django.test import Client
 
-from selector.domain import Answers
+from selector.domain import Answers, Budget, Determinism, Workload
 from selector.leads.models import Lead
 from selector.wizard.models import WizardSession
 from selector.wizard.sharing import share_token
 from tests.leads.conftest import contact_data
 
-SHARED = Answers(gpus=1024, gpus_per_server=8, workload="training", budget="balanced",
-                 determinism="standard", nic_speed=400)
+SHARED = Answers(gpus=1024, gpus_per_server=8, workload=Workload.TRAINING,
+                 budget=Budget.BALANCED, determinism=Determinism.STANDARD, nic_speed=400)
 
 
 def test_the_report_button_of_a_shared_result_opens_the_contact_step(content):
