@@ -23,29 +23,21 @@ from selector.domain import Answers, Budget, Decision, Determinism, Workload, de
 from selector.domain.decision import SMALL_CLUSTER_SERVERS, THOUSAND_GPUS
 
 # One complete answer set per rule. Every field is given (nic_speed too), so each wizard
-# step arrives pre-filled and "Next" all the way through reproduces the leaf.
+# step arrives pre-filled and "Next" all the way through reproduces the leaf. Servers of 8
+# GPUs, throughput not limited; per rule: GPUs, workload, budget, determinism, NIC speed.
+_LEAVES: dict[str, tuple[int, Workload, Budget, Determinism, int]] = {
+    "R1": (8, Workload.TRAINING, Budget.BALANCED, Determinism.STANDARD, 400),
+    "R2": (64, Workload.TRAINING, Budget.BALANCED, Determinism.STRICT, 400),
+    "R3": (32, Workload.TRAINING, Budget.BALANCED, Determinism.STANDARD, 400),
+    "R4": (128, Workload.INFERENCE, Budget.BALANCED, Determinism.STANDARD, 400),
+    "R5": (256, Workload.TRAINING, Budget.PERFORMANCE, Determinism.STANDARD, 400),
+    "R6": (1024, Workload.TRAINING, Budget.BALANCED, Determinism.STANDARD, 800),
+    "R7": (128, Workload.TRAINING, Budget.SENSITIVE, Determinism.STANDARD, 400),
+}
 LEAF_ANSWERS: dict[str, Answers] = {
-    "R1": Answers(gpus=8, gpus_per_server=8, workload=Workload.TRAINING,
-                  budget=Budget.BALANCED, determinism=Determinism.STANDARD,
-                  throughput_limited=False, nic_speed=400),
-    "R2": Answers(gpus=64, gpus_per_server=8, workload=Workload.TRAINING,
-                  budget=Budget.BALANCED, determinism=Determinism.STRICT,
-                  throughput_limited=False, nic_speed=400),
-    "R3": Answers(gpus=32, gpus_per_server=8, workload=Workload.TRAINING,
-                  budget=Budget.BALANCED, determinism=Determinism.STANDARD,
-                  throughput_limited=False, nic_speed=400),
-    "R4": Answers(gpus=128, gpus_per_server=8, workload=Workload.INFERENCE,
-                  budget=Budget.BALANCED, determinism=Determinism.STANDARD,
-                  throughput_limited=False, nic_speed=400),
-    "R5": Answers(gpus=256, gpus_per_server=8, workload=Workload.TRAINING,
-                  budget=Budget.PERFORMANCE, determinism=Determinism.STANDARD,
-                  throughput_limited=False, nic_speed=400),
-    "R6": Answers(gpus=1024, gpus_per_server=8, workload=Workload.TRAINING,
-                  budget=Budget.BALANCED, determinism=Determinism.STANDARD,
-                  throughput_limited=False, nic_speed=800),
-    "R7": Answers(gpus=128, gpus_per_server=8, workload=Workload.TRAINING,
-                  budget=Budget.SENSITIVE, determinism=Determinism.STANDARD,
-                  throughput_limited=False, nic_speed=400),
+    rule: Answers(gpus=gpus, gpus_per_server=8, workload=workload, budget=budget,
+                  determinism=determinism, throughput_limited=False, nic_speed=nic_speed)
+    for rule, (gpus, workload, budget, determinism, nic_speed) in _LEAVES.items()
 }
 
 # The question whose "yes" leads to each rule, in the engine's order. R7 is the final "no".
