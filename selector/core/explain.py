@@ -204,6 +204,21 @@ def value_label(field: str, value: object) -> str:
     return str(value)
 
 
+# The clause for a changed choice answer, by field and value.
+_WHAT_IF_CHOICES = {
+    "workload": {
+        "training": gettext_lazy("If the cluster were for training"),
+        "inference": gettext_lazy("If the cluster were for inference"),
+        "mixed": gettext_lazy("If the cluster were for training and inference"),
+    },
+    "budget": {
+        "sensitive": gettext_lazy("With a cost-sensitive budget"),
+        "balanced": gettext_lazy("With a balanced budget"),
+        "performance": gettext_lazy("With a performance-first budget"),
+    },
+}
+
+
 def _what_if_condition(field: str, value: object) -> str:
     """The changed answer as a clause a person would write ("with 1,024 GPUs"), not
     "if <label> were <value>"."""
@@ -212,18 +227,9 @@ def _what_if_condition(field: str, value: object) -> str:
         return _("With %(gpus)s GPUs") % {"gpus": f"{_whole(value):,}"}
     if field == "gpus_per_server":
         return _("With %(n)s GPUs per server") % {"n": value}
-    if field == "workload":
-        return {
-            "training": _("If the cluster were for training"),
-            "inference": _("If the cluster were for inference"),
-            "mixed": _("If the cluster were for training and inference"),
-        }.get(str(value), "") or _what_if_generic(field, value)
-    if field == "budget":
-        return {
-            "sensitive": _("With a cost-sensitive budget"),
-            "balanced": _("With a balanced budget"),
-            "performance": _("With a performance-first budget"),
-        }.get(str(value), "") or _what_if_generic(field, value)
+    clause = _WHAT_IF_CHOICES.get(field, {}).get(str(value))
+    if clause is not None:
+        return str(clause)
     if field == "determinism":
         return (_("If you needed strict determinism") if value == "strict"
                 else _("Without a strict determinism requirement"))
