@@ -113,8 +113,9 @@ def imports_in(source: str, path: str) -> list[Import]:
                 # "from selector.reports import tasks" imports selector.reports.tasks.
                 if targets[0] in ("selector", *(f"selector.{a}" for a in LEVEL)):
                     targets = [f"{targets[0]}.{alias.name}" for alias in child.names]
-            for target in targets:
+            for target in targets:  # targets only from an import statement, which has a line
                 if target == "selector" or target.startswith("selector."):
+                    assert isinstance(child, ast.stmt)
                     found.append(Import(path, child.lineno, target, function, in_ready))
             visit(child, function, in_ready)
 
