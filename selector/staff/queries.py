@@ -153,20 +153,24 @@ def _compute_figures(start: dt.date, end: dt.date, source: str) -> dict:
     if source:
         sessions = sessions.filter(utm_source=source)
         leads = leads.filter(utm_source=source)
-    funnel = {"started": 0, "results": 0, "steps": [0] * len(STEP_INDEXES)}
-    per_source: dict = defaultdict(lambda: [0, 0, 0])  # sessions, results, leads
+    started = results = 0
+    steps = [0] * len(STEP_INDEXES)
+    # Per source: sessions, results, leads.
+    per_source: defaultdict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
     session_rows = sessions.values("utm_source").annotate(
         started=Count("*"), results=Count("created_at", filter=Q(result_at__isnull=False)),
         **{f"step{i}": Count("created_at", filter=Q(furthest_step__gte=i))
            for i in STEP_INDEXES}).order_by()
     for row in session_rows:
-        funnel["started"] += row["started"]
-        funnel["results"] += row["results"]
-        funnel["steps"] = [n + row[f"step{i}"]
-                           for n, i in zip(funnel["steps"], STEP_INDEXES, strict=True)]
+        started += row["started"]
+        results += row["results"]
+        # django-stubs types the row as a TypedDict of the names it can see; the step{i}
+        # counts come through **kwargs.
+        steps = [n + row[f"step{i}"]  # type: ignore[literal-required]
+                 for n, i in zip(steps, STEP_INDEXES, strict=True)]
         per_source[row["utm_source"]][:2] = row["started"], row["results"]
-    weeks: dict = defaultdict(int)
-    mix: dict = defaultdict(int)
+    weeks: defaultdict[dt.date, int] = defaultdict(int)
+    mix: defaultdict[str, int] = defaultdict(int)
     lead_rows = (leads.annotate(day=TruncDate("created_at"))
                  .values_list("day", "recommendation", "utm_source")
                  .annotate(n=Count("*")).order_by())
@@ -174,7 +178,7 @@ def _compute_figures(start: dt.date, end: dt.date, source: str) -> dict:
         weeks[day - dt.timedelta(days=day.weekday())] += n
         mix[recommendation] += n
         per_source[utm_source][2] += n
-    top = sorted(((src, *t) for src, t in per_source.items() if t[0]),
+    top = sorted(((src, t[0], t[1], t[2]) for src, t in per_source.items() if t[0]),
                  key=lambda r: (-r[1], r[0]))[:TOP_SOURCES]
     return {
         "computed_at": timezone.now(),

@@ -61,17 +61,17 @@ def expected(start: dt.date, end: dt.date, source: str = "") -> dict:
     funnel = [len(sessions), *(sum(s.furthest_step >= i for s in sessions)
                                for i in range(2, len(STEPS) + 1)),
               sum(s.result_at is not None for s in sessions), len(leads)]
-    weeks = Counter()
+    weeks: Counter[dt.date] = Counter()
     for lead in leads:
         day = timezone.localdate(lead.created_at)
         weeks[day - dt.timedelta(days=day.weekday())] += 1
-    per_source = defaultdict(lambda: [0, 0, 0])
+    per_source: defaultdict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
     for s in sessions:
         per_source[s.utm_source][0] += 1
         per_source[s.utm_source][1] += s.result_at is not None
     for lead in leads:
         per_source[lead.utm_source][2] += 1
-    sources = sorted(((k, *v) for k, v in per_source.items() if v[0]),
+    sources = sorted(((k, v[0], v[1], v[2]) for k, v in per_source.items() if v[0]),
                      key=lambda r: (-r[1], r[0]))
     mix = Counter(lead.recommendation for lead in leads)
     return {"funnel": funnel, "weeks": sorted(weeks.items()),
