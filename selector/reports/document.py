@@ -109,26 +109,24 @@ class _Zlib:
 pydyf.zlib = _Zlib
 
 
-class _OnceStream(pydyf.Stream):
-    """A pydyf stream whose serialised (compressed) bytes are computed once."""
+class _Once:
+    """A pydyf object whose serialised (for a stream, compressed) bytes are computed once."""
 
     @property
-    def data(self):
+    def data(self) -> bytes:
         cached = self.__dict__.get("_data")
         if cached is None:
-            cached = self.__dict__["_data"] = pydyf.Stream.data.fget(self)
+            # super(): the pydyf class this is mixed into (mypy sees only object).
+            cached = self.__dict__["_data"] = super().data  # type: ignore[misc]
         return cached
 
 
-class _OnceDictionary(pydyf.Dictionary):
-    """A pydyf dictionary whose serialised bytes are computed once."""
+class _OnceStream(_Once, pydyf.Stream):
+    pass
 
-    @property
-    def data(self):
-        cached = self.__dict__.get("_data")
-        if cached is None:
-            cached = self.__dict__["_data"] = pydyf.Dictionary.data.fget(self)
-        return cached
+
+class _OnceDictionary(_Once, pydyf.Dictionary):
+    pass
 
 
 def serialise_once(pdf: pydyf.PDF) -> None:

@@ -147,3 +147,19 @@ def test_the_garbage_collector_is_back_on_after_a_render_even_a_failed_one(conte
     with pytest.raises(TypeError):
         html_to_pdf(html, attachment=None, created=datetime(2026, 11, 30), language="en")
     assert gc.isenabled()
+
+
+def test_serialising_each_object_once_writes_the_same_bytes(content, monkeypatch):
+    from selector.reports import document, render
+
+    html = render_html(sample_report("en", "roce"), web=False)
+
+    def pdf() -> bytes:
+        return html_to_pdf(html, attachment=b"{}", created=datetime(2026, 11, 30),
+                           language="en").content
+
+    once = pdf()
+    for module in (document, render):  # wherever the renderer looks it up
+        if hasattr(module, "serialise_once"):
+            monkeypatch.setattr(module, "serialise_once", lambda pdf: None)
+    assert pdf() == once
