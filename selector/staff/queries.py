@@ -28,6 +28,9 @@ from selector.wizard.steps import STEPS
 # Shorter search terms match the beginning of name / company only (see filtered_leads).
 SEARCH_ANYWHERE_MIN = 3
 REPORT_NUMBER = re.compile(r"NS-\d{8}-[0-9A-Z]{6}")
+# Filter fields that select one value of a column: form field -> column.
+EXACT_FILTERS = {"status": "status", "score": "score", "recommendation": "recommendation",
+                 "language": "language", "source": "utm_source", "campaign": "utm_campaign"}
 
 
 def day_start(day: dt.date) -> dt.datetime:
@@ -38,13 +41,8 @@ def day_start(day: dt.date) -> dt.datetime:
 def filtered_leads(cleaned: dict, user) -> QuerySet[Lead]:
     """The leads matching a valid LeadFilterForm's cleaned_data, sorted. Merged duplicates
     (pointers to the lead that survived) are never listed."""
-    qs = Lead.objects.filter(merged_into__isnull=True)
-    if cleaned.get("status"):
-        qs = qs.filter(status=cleaned["status"])
-    if cleaned.get("score"):
-        qs = qs.filter(score=cleaned["score"])
-    if cleaned.get("recommendation"):
-        qs = qs.filter(recommendation=cleaned["recommendation"])
+    qs = Lead.objects.filter(merged_into__isnull=True, **{
+        column: cleaned[name] for name, column in EXACT_FILTERS.items() if cleaned.get(name)})
     owner = cleaned.get("owner")
     if owner == OWNER_MINE:
         qs = qs.filter(owner=user)
@@ -57,12 +55,6 @@ def filtered_leads(cleaned: dict, user) -> QuerySet[Lead]:
         qs = qs.filter(gpus__gte=low)
         if high is not None:
             qs = qs.filter(gpus__lte=high)
-    if cleaned.get("language"):
-        qs = qs.filter(language=cleaned["language"])
-    if cleaned.get("source"):
-        qs = qs.filter(utm_source=cleaned["source"])
-    if cleaned.get("campaign"):
-        qs = qs.filter(utm_campaign=cleaned["campaign"])
     if cleaned.get("created_from"):
         qs = qs.filter(created_at__gte=day_start(cleaned["created_from"]))
     if cleaned.get("created_to"):
