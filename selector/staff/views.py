@@ -15,6 +15,7 @@ from django.contrib.auth import login as auth_login
 from django.contrib.auth import views as auth_views
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Q
+from django.forms import Form
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -640,15 +641,26 @@ def _form_error(request, lead, status=400, **forms) -> HttpResponse:
                   status=status)
 
 
+def _posted_form(request: HttpRequest, public_id, form_class: type[Form], name: str,
+                 may=permissions.can_work_on) -> tuple[Lead, Form | HttpResponse]:
+    """The lead a lead-page form was posted for and the valid form, or the response to
+    give instead (``may`` refused the user: 409; the form is invalid: the page with its
+    errors under the context name ``name``)."""
+    lead = get_lead_for_user(request, public_id, action="view")
+    if not may(request.user, lead):
+        return lead, _not_yours(request, lead)
+    form = form_class(request.POST)
+    if not form.is_valid():
+        return lead, _form_error(request, lead, **{name: form})
+    return lead, form
+
+
 @require_POST
 @staff_required
 def lead_status(request: HttpRequest, public_id) -> HttpResponse:
-    lead = get_lead_for_user(request, public_id, action="view")
-    if not permissions.can_work_on(request.user, lead):
-        return _not_yours(request, lead)
-    form = StatusForm(request.POST)
-    if not form.is_valid():
-        return _form_error(request, lead, status_form=form)
+    lead, form = _posted_form(request, public_id, StatusForm, "status_form")
+    if isinstance(form, HttpResponse):
+        return form
     data = form.cleaned_data
     try:
         services.lead_change_status(lead=lead, status=data["status"], actor=request.user,
@@ -681,12 +693,9 @@ def _display_name(user) -> str:
 @require_POST
 @staff_required
 def lead_note(request: HttpRequest, public_id) -> HttpResponse:
-    lead = get_lead_for_user(request, public_id, action="view")
-    if not permissions.can_note(request.user, lead):
-        return _not_yours(request, lead)
-    form = NoteForm(request.POST)
-    if not form.is_valid():
-        return _form_error(request, lead, note_form=form)
+    lead, form = _posted_form(request, public_id, NoteForm, "note_form", may=permissions.can_note)
+    if isinstance(form, HttpResponse):
+        return form
     services.lead_add_note(lead=lead, text=form.cleaned_data["text"], actor=request.user)
     messages.success(request, _("Note added."))
     return _detail(lead)
@@ -695,12 +704,9 @@ def lead_note(request: HttpRequest, public_id) -> HttpResponse:
 @require_POST
 @staff_required
 def lead_activity(request: HttpRequest, public_id) -> HttpResponse:
-    lead = get_lead_for_user(request, public_id, action="view")
-    if not permissions.can_work_on(request.user, lead):
-        return _not_yours(request, lead)
-    form = ActivityForm(request.POST)
-    if not form.is_valid():
-        return _form_error(request, lead, activity_form=form)
+    lead, form = _posted_form(request, public_id, ActivityForm, "activity_form")
+    if isinstance(form, HttpResponse):
+        return form
     services.lead_log_activity(lead=lead, actor=request.user, **form.cleaned_data)
     messages.success(request, _("Activity logged."))
     return _detail(lead)
@@ -709,12 +715,9 @@ def lead_activity(request: HttpRequest, public_id) -> HttpResponse:
 @require_POST
 @staff_required
 def lead_next_action(request: HttpRequest, public_id) -> HttpResponse:
-    lead = get_lead_for_user(request, public_id, action="view")
-    if not permissions.can_work_on(request.user, lead):
-        return _not_yours(request, lead)
-    form = NextActionForm(request.POST)
-    if not form.is_valid():
-        return _form_error(request, lead, next_form=form)
+    lead, form = _posted_form(request, public_id, NextActionForm, "next_form")
+    if isinstance(form, HttpResponse):
+        return form
     services.lead_set_next_action(lead=lead, actor=request.user, **form.cleaned_data)
     messages.success(request, _("Next action saved.") if form.cleaned_data["kind"]
                      else _("Next action cleared."))
