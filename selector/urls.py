@@ -1,6 +1,7 @@
 from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
 from django.urls import include, path
+from django.views.generic import RedirectView
 
 from selector.core import views as core_views
 from selector.core.i18n import set_language
@@ -20,6 +21,14 @@ urlpatterns += i18n_patterns(
     path("", public_views.landing, name="home"),
     path("", include("selector.public.urls")),
     path("wizard/", include("selector.wizard.urls")),
+    # Sales' bookmarks and old notification links of the staff report (moved to the
+    # workspace in issue 16): a permanent redirect; the workspace view checks access.
+    path("report/staff/<uuid:public_id>/",
+         RedirectView.as_view(pattern_name="staff:lead_report", permanent=True),
+         name="old_staff_report"),
+    path("report/staff/<uuid:public_id>/web/",
+         RedirectView.as_view(pattern_name="staff:lead_report_web", permanent=True),
+         name="old_staff_report_web"),
     path("report/", include("selector.reports.urls")),
     path("staff/", include("selector.staff.urls")),
     # The admin logs in through the staff login view (throttle, messages, MFA).

@@ -131,6 +131,29 @@ def test_staff_download_by_public_id(client, make_lead, staff):
     assert client.get(_staff_path(lead, web=True)).status_code == 200
 
 
+@pytest.mark.parametrize("web", [False, True])
+def test_the_old_staff_report_url_redirects_to_the_workspace(client, make_lead, staff,
+                                                             outsider, web):
+    """/report/staff/<id>/ (before issue 16) in bookmarks and old notifications: a permanent
+    redirect to the workspace URL, which still checks access; the English prefix too."""
+    lead = make_lead()
+    suffix = "web/" if web else ""
+    old = f"/report/staff/{lead.public_id}/{suffix}"
+    new = f"/staff/leads/{lead.public_id}/report/{suffix}"
+    response = client.get(old)
+    assert response.status_code == 301 and response["Location"] == new
+    english = client.get(f"/en{old}")
+    assert english.status_code == 301 and english["Location"] == f"/en{new}"
+    client.force_login(outsider)
+    assert client.get(old, follow=True).status_code == 404  # the redirect grants nothing
+    client.force_login(staff)
+    final = client.get(old, follow=True)
+    assert final.status_code == 200
+    if not web:
+        assert final["Content-Type"] == "application/pdf"
+    assert client.get("/report/staff/not-a-uuid/").status_code == 404
+
+
 @pytest.mark.parametrize("who", ["anonymous", "outsider"])
 def test_everyone_else_gets_404_on_the_staff_url(client, make_lead, outsider, who):
     lead = make_lead()

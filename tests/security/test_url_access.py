@@ -62,6 +62,9 @@ EXPECTED: dict[str, dict] = {
     # or not (nothing tells them it exists).
     "staff:lead_report": {A: 404, O: 404, S: 200, M: 200},
     "staff:lead_report_web": {A: 404, O: 404, S: 200, M: 200},
+    # Their addresses before issue 16: a redirect to the above, which decides.
+    "old_staff_report": {"all": 301},
+    "old_staff_report_web": {"all": 301},
     "staff:lead_delete": {A: 302, O: 404, S: 403, M: 200},  # confirmation page
     "staff:export_csv": {A: 302, O: 404, S: 403, M: 200},
     "staff:export_xlsx": {A: 302, O: 404, S: 403, M: 200},
@@ -135,7 +138,7 @@ def _url(name: str, lead) -> str:
         "staff:duplicate_dismiss": {"public_id": lead.public_id, "flag_id": 1},
         "staff:password_reset_confirm": {"uidb64": "MQ", "token": "set-password"},
     }.get(name)
-    if kwargs is None and name.startswith("staff:lead_") \
+    if kwargs is None and name.startswith(("staff:lead_", "old_staff_report")) \
             and name != "staff:lead_list" and name != "staff:lead_bulk":
         kwargs = {"public_id": lead.public_id}
     return reverse(name, kwargs=kwargs) if kwargs else reverse(name)
