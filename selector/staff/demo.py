@@ -551,6 +551,14 @@ class _CopyWriter:
                 "WHERE i.schemaname = current_schema() AND i.tablename = ANY(%s) "
                 "AND NOT x.indisunique AND NOT x.indisprimary", [list(self.TABLES)])
             indexes = cursor.fetchall()
+            # Per-column statistics targets (the search index's 1000, set by leads/0011)
+            # are not part of the definition: read them to set them again.
+            cursor.execute(
+                "SELECT c.relname, a.attnum, a.attstattarget FROM pg_attribute a "
+                "JOIN pg_class c ON c.oid = a.attrelid "
+                "WHERE c.relname = ANY(%s) AND c.relnamespace = current_schema()::regnamespace "
+                "AND a.attstattarget > 0", [[name for name, _definition in indexes]])
+            targets = cursor.fetchall()
             for name, _definition in indexes:
                 cursor.execute(f"DROP INDEX {connection.ops.quote_name(name)}")
         yield
@@ -558,6 +566,9 @@ class _CopyWriter:
             cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")  # run the deferred FK checks now
             for _name, definition in indexes:
                 cursor.execute(definition)
+            for name, column, target in targets:
+                cursor.execute(f"ALTER INDEX {connection.ops.quote_name(name)} "
+                               f"ALTER COLUMN {int(column)} SET STATISTICS {int(target)}")
 
     def finish(self):
         """VACUUM ANALYZE (autovacuum would soon): statistics for the planner and the
