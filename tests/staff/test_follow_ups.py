@@ -8,6 +8,9 @@ import time_machine
 from django.core import mail
 from django.urls import reverse
 from django.utils import timezone
+from hypothesis import given
+from hypothesis import settings as settings_
+from hypothesis import strategies as st
 
 from selector.leads import worktime
 from selector.leads.models import Lead, LeadEvent
@@ -50,6 +53,52 @@ def cal(settings):
 def test_working_time_skips_nights_lunch_weekends_and_holidays(cal, start, minutes, expected):
     assert cal.add(start, minutes) == expected
     assert cal.between(start, expected) == minutes
+
+
+def _between_day_by_day(cal, start, end) -> int:
+    """Working minutes as the calendar counted them before: every day walked."""
+    if end < start:
+        return -_between_day_by_day(cal, end, start)
+    a, b = start.astimezone(cal.tz), end.astimezone(cal.tz)
+    total, day = 0.0, a.date()
+    while day <= b.date():
+        if cal.is_working_day(day):
+            for begin, finish in cal.hours:
+                lo = max(dt.datetime.combine(day, begin, cal.tz), a)
+                hi = min(dt.datetime.combine(day, finish, cal.tz), b)
+                if hi > lo:
+                    total += (hi - lo).total_seconds() / 60
+        day += dt.timedelta(days=1)
+    return round(total)
+
+
+_MINUTE = st.integers(min_value=0, max_value=3 * 366 * 24 * 60)
+_DAY = st.integers(min_value=0, max_value=3 * 366)
+
+
+@settings_(max_examples=300, deadline=None)
+@given(start=_MINUTE, length=_MINUTE, weekdays=st.sets(st.integers(1, 7)),
+       hours=st.sampled_from(["09:00-12:00,13:30-18:00", "08:00-20:00", "00:00-23:59",
+                              "09:00-09:01,22:00-23:00"]),
+       holidays=st.sets(_DAY, max_size=40), extra=st.sets(_DAY, max_size=10))
+def test_working_minutes_between_two_times_are_counted_without_walking_the_days(
+        start, length, weekdays, hours, holidays, extra):
+    """Whole working days are counted by weeks, holidays and make-up days: the same
+    minutes as walking day by day, over up to three years, for any calendar."""
+    base = at(2025, 1, 1)
+    first = base.date()
+    cal = worktime.Calendar(
+        tz=SH, hours=worktime.parse_hours(hours), weekdays=frozenset(weekdays),
+        holidays=frozenset(first + dt.timedelta(days=d) for d in holidays),
+        extra_days=frozenset(first + dt.timedelta(days=d) for d in extra))
+    a = base + dt.timedelta(minutes=start)
+    b = a + dt.timedelta(minutes=length)
+    assert cal.between(a, b) == _between_day_by_day(cal, a, b)
+    assert cal.between(b, a) == -cal.between(a, b)
+    last = b.date()
+    assert cal.working_days(a.date(), last) == sum(
+        cal.is_working_day(a.date() + dt.timedelta(days=n))
+        for n in range((last - a.date()).days + 1))
 
 
 def test_the_sla_follows_the_score(cal):
