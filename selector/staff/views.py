@@ -21,7 +21,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
-from django.utils.timesince import timesince
+from django.utils.timesince import TIME_STRINGS, timesince
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext_lazy
 from django.views.decorators.cache import never_cache
@@ -330,9 +330,38 @@ def _sort_links(request, sort: str) -> dict:
     return links
 
 
+class _UnitText:
+    """One of timesince()'s unit strings ("%(num)d days") for one page: each number is
+    translated once, where Django's own resolves a lazy ngettext for every row."""
+
+    def __init__(self, text):
+        self.text = text
+        self.done: dict[int, str] = {}
+
+    def __mod__(self, params: dict) -> str:
+        num = params["num"]
+        done = self.done.get(num)
+        if done is None:
+            done = self.done[num] = str(self.text % params)
+        return done
+
+
+def page_time_strings() -> dict:
+    """time_strings for django.utils.timesince.timesince: the same text, made once per page."""
+    return {name: _UnitText(text) for name, text in TIME_STRINGS.items()}
+
+
+def _local_texts(value: datetime, formats: tuple[str, ...]) -> tuple[str, ...]:
+    """``value|date:'c'`` and other ``|date`` formats of a row, from one conversion to
+    local time (the filter converts and parses its format once per cell)."""
+    local = timezone.localtime(value)
+    return tuple(local.isoformat() if f == "c" else local.strftime(f) for f in formats)
+
+
 def _label_rows(leads) -> None:
-    """Translated labels, flags and the detail link made once per page, not per row in the
-    template (one reverse() and a string replace instead of fifty reverse() calls)."""
+    """Translated labels, flags, times and the detail link made once per page, not per row
+    in the template (one reverse() and a string replace instead of fifty reverse() calls;
+    each word translated once)."""
     placeholder = str(_ZERO_UUID)
     detail_url = reverse("staff:lead_detail", args=[placeholder])
     take_url = reverse("staff:lead_take", args=[placeholder])
@@ -340,6 +369,8 @@ def _label_rows(leads) -> None:
     statuses = {k: str(v) for k, v in Status.choices}
     scores = {k: str(v) for k, v in Score.choices}
     actions = {k: str(v) for k, v in NextActionKind.choices}
+    ago, created_ago = _("%(age)s ago"), _("created %(age)s ago")
+    units = page_time_strings()
     now = timezone.now()
     for lead in leads:
         lead.recommendation_label = fabrics.get(lead.recommendation, lead.recommendation)
@@ -347,10 +378,16 @@ def _label_rows(leads) -> None:
         lead.score_label = scores.get(lead.score, lead.score)
         lead.detail_url = detail_url.replace(placeholder, str(lead.public_id))
         lead.take_url = take_url.replace(placeholder, str(lead.public_id))
-        age = timesince(lead.created_at, now)
-        lead.age_text = _("%(age)s ago") % {"age": age}
-        lead.created_text = _("created %(age)s ago") % {"age": age}
+        age = timesince(lead.created_at, now, time_strings=units)
+        lead.age_text = ago % {"age": age}
+        lead.created_text = created_ago % {"age": age}
+        lead.created_iso, lead.created_at_text = _local_texts(
+            lead.created_at, ("c", "%Y-%m-%d %H:%M"))
         lead.next_action_label = actions.get(lead.next_action_kind, "")
+        lead.due_iso = lead.due_text = ""
+        if lead.next_action_due:
+            lead.due_iso, lead.due_text = _local_texts(lead.next_action_due,
+                                                        ("c", "%m-%d %H:%M"))
         lead.overdue = bool(lead.next_action_due and lead.next_action_due < now)
         lead.sla_breached = bool(lead.first_contact_at is None and lead.sla_due
                                  and lead.sla_due < now and lead.status in OPEN)
@@ -559,7 +596,8 @@ def _lead_context(request, lead: Lead, **extra) -> dict:
     events = list(lead.events.select_related("actor").order_by("-created_at", "-pk")[:200])
     # The recommendation frozen when the lead was created, through the one presenter: the
     # same numbers as the customer's PDF and its JSON-LD.
-    vm = present(lead_recommendation(lead), company=company(), id_prefix="lead")
+    profile = company()
+    vm = present(lead_recommendation(lead), company=profile, id_prefix="lead")
     now = timezone.now()
     # The other lead of each flag as the card shows it (not its sizing snapshot).
     shown = ("public_id", "report_number", "name", "company")
@@ -574,6 +612,9 @@ def _lead_context(request, lead: Lead, **extra) -> dict:
                    "similarity": f.similarity} for f in flags]
     can_work = permissions.can_work_on(user, lead)
     context = {
+        # The page's footer reads the same profile (the context processor's lazy one
+        # would read it again).
+        "company": profile,
         "lead": lead,
         "owner_name": permissions.display_name(lead.owner) if lead.owner else "",
         "vm": vm,
