@@ -7,7 +7,7 @@ legible from 8 to 1,000,000 GPUs: core, spines, the rails' leaf groups (first tw
 ellipsis, the last rail) and the servers, with the link count and speed of every tier. A
 multi-plane fabric draws one plane and says how many there are. The SVG carries only
 presentation attributes (no style attributes, no CSS), so the web page (under CSP) and the
-PDF render it alike. The viewBox is 360 units wide: on a 360 px phone one unit is about one
+PDF render it alike (but for the labels' halo, see HALO). The viewBox is 360 units wide: on a 360 px phone one unit is about one
 pixel.
 """
 
@@ -56,7 +56,14 @@ def _box(x: float, y: float, w: float, kind: str, line1: str, line2: str = "") -
     return "".join(parts)
 
 
-def _links(x1s: list[float], y1: float, x2s: list[float], y2: float, label: str) -> str:
+# A white halo under the link labels on screen. Not in print: WeasyPrint ignores
+# paint-order and strokes over the glyphs, which hid the labels in every PDF (the labels sit
+# right of the boxes, where no line runs, so the halo only ever mattered to browsers).
+HALO = {"web": ' paint-order="stroke" stroke="#ffffff" stroke-width="3"', "print": ""}
+
+
+def _links(x1s: list[float], y1: float, x2s: list[float], y2: float, label: str,
+           variant: str) -> str:
     out = []
     for x1 in x1s:
         for x2 in x2s:
@@ -64,8 +71,7 @@ def _links(x1s: list[float], y1: float, x2s: list[float], y2: float, label: str)
                        f'stroke="#5b6675" stroke-width="1"/>')
     ym = (y1 + y2) / 2 + 4
     out.append(f'<text x="{WIDTH - 4}" y="{ym:.0f}" text-anchor="end" font-size="11" '
-               f'fill="#1c2430" paint-order="stroke" stroke="#ffffff" stroke-width="3">'
-               f'{escape(label)}</text>')
+               f'fill="#1c2430"{HALO[variant]}>{escape(label)}</text>')
     return "".join(out)
 
 
@@ -150,12 +156,12 @@ def fabric_svg(option, id_prefix: str = "fabric", *, variant: str = "web") -> Sa
 
     if "core" in ys:
         body.append(_links([mid], ys["core"] + BOX_H, [mid], ys["spine"],
-                           _links_label(size.links["spine_core"], plan.uplink_gbps)))
+                           _links_label(size.links["spine_core"], plan.uplink_gbps), variant))
     if "spine" in ys:
         body.append(_links([mid], ys["spine"] + BOX_H, leaf_xs, ys["leaf"],
-                           _links_label(size.links["leaf_spine"], plan.uplink_gbps)))
+                           _links_label(size.links["leaf_spine"], plan.uplink_gbps), variant))
     body.append(_links(leaf_xs, ys["leaf"] + BOX_H, [mid], ys["server"],
-                       _links_label(size.links["gpu_leaf"], plan.port_gbps)))
+                       _links_label(size.links["gpu_leaf"], plan.port_gbps), variant))
     if "core" in ys:
         body.append(_box(center_x, ys["core"], box_w, "core",
                          f"{words['core']} ×{_n(size.core)}", switch.model))

@@ -6,7 +6,7 @@ import pytest
 from django.utils import translation
 
 from selector.domain import DEFAULT_CATALOGUE, Answers, recommend
-from selector.planner.diagram import fabric_svg
+from selector.planner.diagram import HALO, fabric_svg
 
 
 def _svg(gpus, gps=8, variant="web", **kw):
@@ -52,9 +52,17 @@ def test_it_labels_the_rails_and_the_uplink_speed():
 def test_print_variant_is_the_same_drawing_in_the_report_font():
     _, web = _svg(4096)
     _, printed = _svg(4096, variant="print")
-    strip = re.compile(r'font-family="[^"]*"|class="[^"]*"')
+    strip = re.compile(r'font-family="[^"]*"|class="[^"]*"|' + re.escape(HALO["web"]))
     assert strip.sub("", web) == strip.sub("", printed)
     assert "Noto Sans CJK SC Report" in printed
+
+
+def test_print_labels_have_no_halo_that_weasyprint_would_paint_over_them():
+    # WeasyPrint ignores paint-order: a white stroke on a label covers its glyphs.
+    _, web = _svg(4096)
+    _, printed = _svg(4096, variant="print")
+    assert web.count('paint-order="stroke"') == 2  # the spine and leaf link labels
+    assert "stroke=" not in "".join(re.findall(r"<text[^>]*>", printed))
 
 
 def test_it_is_accessible_and_translated():
