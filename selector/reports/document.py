@@ -15,6 +15,9 @@ And one cost of pydyf, WeasyPrint's PDF writer: it compresses at zlib level 9 (s
 
 And one of its serialisation: each object's bytes are kept once computed (serialise_once).
 
+And one of its SVG renderer: a ``<text>`` is laid out and drawn as one run, not letter by
+letter (_svg_text), when nothing in it is positioned per letter.
+
 Why it stays (issue 16 asked whether it earns its place): measured on the sample report
 (zh-hans, RoCE) with ``bench/run.py reports`` (DATABASE_URL=.../selector_d_bench
 TEST_DATABASE_NAME=test_selector_d_bench DB_POOL=0 BENCH_LOAD=0), which renders it with this
@@ -40,12 +43,19 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 import zlib
 from functools import lru_cache
+from importlib import import_module
+from math import inf
 from pathlib import Path
 
 import cssselect2
 import pydyf
+import weasyprint.svg
 from weasyprint import CSS, HTML
 from weasyprint import _find_base_url as find_base_url
+from weasyprint.draw.text import draw_emojis, draw_first_line
+from weasyprint.matrix import Matrix
+from weasyprint.svg.bounding_box import extend_bounding_box
+from weasyprint.text.line_break import split_first_line
 
 UA_CSS = Path(__file__).with_name("report-ua.css")
 PDF_ZLIB_LEVEL = 6
@@ -143,3 +153,124 @@ def serialise_once(pdf: pydyf.PDF) -> None:
             obj.__class__ = _OnceStream
         elif cls is pydyf.Dictionary:
             obj.__class__ = _OnceDictionary
+
+
+# ---------------------------------------------------------------------------------------
+# SVG text
+
+
+# The module: weasyprint.svg's attribute ``text`` is the function it imports from it.
+_svg_text_module = import_module("weasyprint.svg.text")
+_letter_by_letter = _svg_text_module.text
+_PER_LETTER = ("dx", "dy", "rotate", "textLength", "letter-spacing")
+
+
+def _one_run(node) -> bool:
+    """True when no attribute of ``node`` positions its letters one by one: at most one x
+    and one y, none of dx, dy, rotate, textLength, letter-spacing, and one line of text."""
+    if any(name in node.attrib for name in _PER_LETTER):
+        return False
+    if not node.text or "\n" in node.text:
+        return False
+    return all(len(node.attrib.get(name, "").split()) <= 1 for name in ("x", "y"))
+
+
+def _svg_text(svg, node, font_size):
+    """WeasyPrint's SVG ``<text>``, laid out and drawn as one run.
+
+    WeasyPrint (svg/text.py ``text``) lays out and draws every letter on its own, so that
+    it can honour per-letter positions (x/y lists, dx, dy, rotate, textLength,
+    letter-spacing): one Pango layout and one text object per letter. The fabric diagram
+    of the report has ten labels (~130 letters) and uses none of that, and its letters
+    cost ~10 ms of the render. Here a label with no per-letter position is laid out once
+    and drawn as one run, from the same start point, with the same style, bounding box
+    (which text-anchor uses) and cursor; the glyphs sit as HarfBuzz shapes the run
+    (kerning included) instead of side by side. Anything else goes letter by letter as
+    WeasyPrint does. tests/reports/test_document.py compares both."""
+    if not _one_run(node):
+        return _letter_by_letter(svg, node, font_size)
+    from weasyprint.css.properties import INITIAL_VALUES
+
+    # The style as WeasyPrint builds it (svg/text.py ``text``).
+    style = _svg_text_module.Style()
+    style.update(INITIAL_VALUES)
+    style.font_config = svg.font_config
+    style["font_family"] = [
+        font.strip("\"'") for font in node.get("font-family", "sans-serif").split(",")]
+    style["font_style"] = node.get("font-style", "normal")
+    style["font_weight"] = node.get("font-weight", 400)
+    style["font_size"] = font_size
+    if node.get("direction") in ("ltr", "rtl"):
+        style["direction"] = node.get("direction")
+    if style["font_weight"] == "normal":
+        style["font_weight"] = 400
+    elif style["font_weight"] == "bold":
+        style["font_weight"] = 700
+    else:
+        try:
+            style["font_weight"] = int(style["font_weight"])
+        except ValueError:
+            style["font_weight"] = 400
+
+    layout, _, _, width, height, baseline = split_first_line(
+        node.text, style, svg.context, inf, 0)
+
+    # Vertical alignment, as WeasyPrint does it.
+    ascent, descent = font_size * .8, font_size * .2
+    y_align = 0
+    display_anchor = node.get("display-anchor")
+    alignment_baseline = node.get("dominant-baseline", node.get("alignment-baseline"))
+    if display_anchor == "middle":
+        y_align = -height / 2
+    elif display_anchor == "top":
+        pass
+    elif display_anchor == "bottom":
+        y_align = -height
+    elif alignment_baseline in ("central", "middle"):
+        y_align = (ascent + descent) / 2 - descent
+    elif alignment_baseline in (
+            "text-before-edge", "before_edge", "top", "hanging", "text-top"):
+        y_align = ascent
+    elif alignment_baseline in (
+            "text-after-edge", "after_edge", "bottom", "text-bottom"):
+        y_align = -descent
+
+    # The first letter's position, then the cursor after the run.
+    x = y = None
+    if "x" in node.attrib:
+        x = _svg_text_module.size(
+            _svg_text_module.normalize(node.attrib["x"]).strip(), font_size,
+            svg.inner_width)
+        svg.cursor_d_position[0] = 0
+    if "y" in node.attrib:
+        y = _svg_text_module.size(
+            _svg_text_module.normalize(node.attrib["y"]).strip(), font_size,
+            svg.inner_height)
+        svg.cursor_d_position[1] = 0
+    x = svg.cursor_position[0] if x is None else x
+    y = svg.cursor_position[1] if y is None else y
+    svg.cursor_position = x + width, y
+    x_position = x + svg.cursor_d_position[0]
+    y_position = y + svg.cursor_d_position[1] + y_align
+    node.text_bounding_box = extend_bounding_box(node.text_bounding_box, (
+        (x_position, y_position - baseline),
+        (x_position + width, y_position - baseline + height)))
+
+    svg.stream.push_state()
+    fill, stroke = svg.set_graphical_state(node, font_size)
+    svg.stream.begin_text()
+    layout.reactivate(style)
+    svg.fill_stroke(fill, stroke, text=True)
+    text_box = _svg_text_module.TextBox(layout, style)
+    text_box.baseline = baseline
+    emojis = draw_first_line(svg.stream, text_box, "none", "none",
+                             Matrix(a=1, d=-1, e=x_position, f=y_position))
+    svg.stream.end_text()
+    svg.stream.pop_state()
+    draw_emojis(svg.stream, style, x, y, emojis)
+
+
+# svg/__init__.py finds the function in TAGS and compares TAGS entries with its own name.
+for _tag in ("text", "tspan"):
+    weasyprint.svg.TAGS[_tag] = _svg_text
+weasyprint.svg.text = _svg_text

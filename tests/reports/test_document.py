@@ -3,6 +3,7 @@ stylesheet) prints exactly what WeasyPrint's own parser and stylesheet print: sa
 same text on each page, same outline, for every sample report in both languages."""
 
 import inspect
+import subprocess
 from datetime import datetime
 from io import BytesIO
 
@@ -73,6 +74,17 @@ def test_an_upgrade_of_what_document_py_patches_fails_here_first():
     # serialise_once wraps these properties.
     assert isinstance(vars(pydyf.Stream)["data"], property)
     assert isinstance(vars(pydyf.Dictionary)["data"], property)
+    # _svg_text: WeasyPrint's SVG renderer finds it under both tags and its own name, and
+    # the letter-by-letter original still has what _svg_text copies (style, alignment).
+    import weasyprint.svg
+
+    assert weasyprint.svg.TAGS["text"] is weasyprint.svg.TAGS["tspan"] is document._svg_text
+    assert weasyprint.svg.text is document._svg_text
+    original = inspect.getsource(document._letter_by_letter)
+    for copied in ("style['font_family'] = [", "font_size * .8, font_size * .2",
+                   "for char in node.text]", "y_align = (ascent + descent) / 2 - descent",
+                   "svg.cursor_position = x + width, y", "draw_first_line(svg.stream,"):
+        assert copied in original
     # ReportHTML's fast path sets every attribute WeasyPrint's own __init__ sets.
     assert "_ua_stylesheets" in vars(HTML)
     html = "<html><body><p>x</p></body></html>"
@@ -163,3 +175,63 @@ def test_serialising_each_object_once_writes_the_same_bytes(content, monkeypatch
         if hasattr(module, "serialise_once"):
             monkeypatch.setattr(module, "serialise_once", lambda pdf: None)
     assert pdf() == once
+
+
+SVG_LABELS = """<html><head><style>@page { size: 300px 160px; margin: 0 }
+body { margin: 0 } svg { display: block }</style></head><body><svg xmlns="http://www.w3.org/2000/svg"
+ viewBox="0 0 300 160" width="300" height="160"
+ font-family="Noto Sans CJK SC Report, Noto Sans CJK SC, Noto Sans, sans-serif">
+<text x="10" y="20" font-size="12" font-weight="700" fill="#0b3a6e">RoCE v2 400G 网络：2 层</text>
+<text x="150" y="55" text-anchor="middle" font-size="11">Spectrum-4 SN5600</text>
+<text x="290" y="90" text-anchor="end" font-size="11" fill="#1c2430">256 条 400G 链路</text>
+<text x="10" y="125" font-size="11" dx="0 3 3 3">per letter</text>
+<text x="150" y="150" text-anchor="middle" font-size="11">服务器 ×32<tspan> · tail</tspan></text>
+</svg></body></html>"""
+
+
+def _label_boxes(pdf: bytes, tmp_path, name: str) -> list[tuple[int, int, int, int]]:
+    """The ink box (left, top, right, bottom, in pixels at 150 dpi) of each SVG label,
+    one per horizontal band of the picture above."""
+    from PIL import Image
+
+    path = tmp_path / f"{name}.pdf"
+    path.write_bytes(pdf)
+    subprocess.run(["pdftoppm", "-r", "150", "-gray", "-singlefile", "-png", str(path),
+                    str(tmp_path / name)], check=True)
+    image = Image.open(tmp_path / f"{name}.png").point(lambda v: 255 if v < 200 else 0)
+    px_per_unit = 150 / 96
+    boxes = []
+    for top, bottom in ((0, 30), (35, 65), (70, 100), (105, 135), (135, 160)):
+        band = image.crop((0, round(top * px_per_unit), image.width,
+                           round(bottom * px_per_unit)))
+        ink = band.getbbox()
+        assert ink, f"no label drawn between y={top} and y={bottom}"
+        left, upper, right, lower = ink
+        boxes.append((left, upper + round(top * px_per_unit), right,
+                      lower + round(top * px_per_unit)))
+    return boxes
+
+
+@pytest.mark.django_db(False)
+def test_svg_labels_drawn_as_one_run_sit_where_letter_by_letter_puts_them(tmp_path,
+                                                                          monkeypatch):
+    import weasyprint.svg
+
+    from selector.reports import document
+
+    def pdf() -> bytes:
+        return ReportHTML(SVG_LABELS, base_url=ASSET_BASE_URL,
+                          url_fetcher=default_fetcher()).render(
+            font_config=font_config(), stylesheets=[fonts_stylesheet()]).write_pdf()
+
+    one_run = pdf()
+    monkeypatch.setitem(weasyprint.svg.TAGS, "text", document._letter_by_letter)
+    monkeypatch.setitem(weasyprint.svg.TAGS, "tspan", document._letter_by_letter)
+    monkeypatch.setattr(weasyprint.svg, "text", document._letter_by_letter)
+    by_letter = pdf()
+
+    # Same start, anchor (middle, end) and extent, within 2 px at 150 dpi (kerning).
+    for fast, slow in zip(_label_boxes(one_run, tmp_path, "run"),
+                          _label_boxes(by_letter, tmp_path, "letters"), strict=True):
+        assert max(abs(a - b) for a, b in zip(fast, slow, strict=True)) <= 2, (fast, slow)
+    assert squash(pdf_text(one_run)) == squash(pdf_text(by_letter))
