@@ -29,11 +29,11 @@ def _svg(data: str, title: str, css_class: str) -> str:
 
 @lru_cache(maxsize=64)
 def qr_png(data: str) -> bytes:
-    """The QR code as a small PNG (8 px per module, no transparency: PDF/A-safe). For the
+    """The QR code as a small PNG (4 px per module, no transparency: PDF/A-safe). For the
     PDF, where WeasyPrint draws an image far faster than an SVG path of ~2,000 segments;
     the report's CSS keeps it sharp (image-rendering: pixelated)."""
     buffer = io.BytesIO()
-    segno.make(data, error="m", micro=False).save(buffer, kind="png", scale=8, border=2,
+    segno.make(data, error="m", micro=False).save(buffer, kind="png", scale=4, border=2,
                                                    dark="#0b3a6e", light="#ffffff")
     return buffer.getvalue()
 
