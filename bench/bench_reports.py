@@ -35,14 +35,26 @@ def _patched(module, name, value):
 
 
 @contextmanager
+def _item_patched(mapping, key, value):
+    saved = mapping[key]
+    mapping[key] = value
+    try:
+        yield
+    finally:
+        mapping[key] = saved
+
+
+@contextmanager
 def weasyprint_as_shipped(parse: bool = True, ua: bool = True, zlib_level: bool = True,
-                          serialise: bool = True):
+                          serialise: bool = True, svg_text: bool = True):
     """Undo each shortcut of selector.reports.document (all by default) for the block:
-    WeasyPrint's own HTML parser, its full user-agent stylesheet, pydyf's zlib level 9 and
-    its double serialisation. What the module saves is a render with minus without."""
+    WeasyPrint's own HTML parser, its full user-agent stylesheet, pydyf's zlib level 9,
+    its double serialisation and its letter-by-letter SVG text. What the module saves is
+    a render with minus without."""
     import zlib
 
     import pydyf
+    import weasyprint.svg
     from weasyprint import HTML
 
     from selector.reports import document, render
@@ -70,6 +82,11 @@ def weasyprint_as_shipped(parse: bool = True, ua: bool = True, zlib_level: bool 
                 stack.enter_context(_patched(module, "serialise_once", lambda pdf: None))
         if zlib_level:
             stack.enter_context(_patched(pydyf, "zlib", zlib))
+        if svg_text and hasattr(document, "_letter_by_letter"):
+            letters = document._letter_by_letter
+            stack.enter_context(_patched(weasyprint.svg, "text", letters))
+            for tag in ("text", "tspan"):
+                stack.enter_context(_item_patched(weasyprint.svg.TAGS, tag, letters))
         yield
 
 
@@ -115,10 +132,13 @@ def run():
     # selector.reports.document's shortcuts undone, all at once and one by one.
     shipped = {
         "all": {},
-        "parse": dict(parse=True, ua=False, zlib_level=False, serialise=False),
-        "ua_css": dict(parse=False, ua=True, zlib_level=False, serialise=False),
-        "zlib": dict(parse=False, ua=False, zlib_level=True, serialise=False),
-        "serialise": dict(parse=False, ua=False, zlib_level=False, serialise=True),
+        "parse": dict(parse=True, ua=False, zlib_level=False, serialise=False, svg_text=False),
+        "ua_css": dict(parse=False, ua=True, zlib_level=False, serialise=False, svg_text=False),
+        "zlib": dict(parse=False, ua=False, zlib_level=True, serialise=False, svg_text=False),
+        "serialise": dict(parse=False, ua=False, zlib_level=False, serialise=True,
+                          svg_text=False),
+        "svg_text": dict(parse=False, ua=False, zlib_level=False, serialise=False,
+                         svg_text=True),
     }
 
     def as_shipped(which):
