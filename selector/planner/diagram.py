@@ -7,8 +7,8 @@ legible from 8 to 1,000,000 GPUs: core, spines, the rails' leaf groups (first tw
 ellipsis, the last rail) and the servers, with the link count and speed of every tier. A
 multi-plane fabric draws one plane and says how many there are. The SVG carries only
 presentation attributes (no style attributes, no CSS), so the web page (under CSP) and the
-PDF render it alike (but for the labels' halo, see HALO). The viewBox is 360 units wide: on a 360 px phone one unit is about one
-pixel.
+PDF render it alike (but for the labels' halo, see HALO). The viewBox is 360 units wide:
+on a 360 px phone one unit is about one pixel.
 """
 
 from __future__ import annotations
