@@ -30,8 +30,18 @@ Figures of 2026-12-01. The PDF budget is 450 ms p50 and the render measured ~421
 on an idle machine (issue 13): without this module it would be about 545 ms. Same pages
 and text; the file is 0.8 % larger (zlib level 6).
 
+Where the render stood later that day (issue 13): on an idle machine the bench's two
+renders took 271 ms p50 for the report and 28.7 ms for the one-page Chinese document
+(9.4x); by part, in CPU time, layout
+122 ms, painting 48, font subsetting 17, pydyf's writing 22, boxes 14, cascade 10, the
+template 8, tags 6. Layout and painting grow with the lines of text (~320 on six pages;
+the one-page document has ~40), so the ratio follows the report's length. The SVG text
+shortcut and 4-px QR modules (selector/core/qr.py) took the CPU-time ratio from 9.5x to
+9.1x (main and this code in alternating processes, three pairs of 10 renders, load ~4).
+
 All of these are WeasyPrint and pydyf internals (``HTML.__init__``'s attributes,
-``_ua_stylesheets``, pydyf's module-level ``zlib``, the ``data`` properties).
+``_ua_stylesheets``, pydyf's module-level ``zlib``, the ``data`` properties, the SVG
+renderer's ``TAGS`` table and its text function).
 requirements.txt pins WeasyPrint, pydyf and cssselect2; tests/reports/test_document.py
 fails on any other version and checks every hook point is still there, and renders every
 sample report both ways requiring the same pages, text and outline. An upgrade: re-read
