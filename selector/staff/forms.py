@@ -87,9 +87,20 @@ WIDGET_RENDERER = Jinja2()
 
 
 class StaffForm(forms.Form):
-    """A form of the workspace (its widgets drawn by WIDGET_RENDERER)."""
+    """A form of the workspace (its widgets drawn by WIDGET_RENDERER).
+
+    ``id_prefix`` goes into the fields' element ids (``id_<prefix>_<field>``) where several
+    forms share a page and field names (the lead page's status, activity and next-action
+    forms each have a ``note``): every <label for> and aria-describedby then points at its
+    own field. The fields' names, and so what is posted, do not change."""
 
     default_renderer = WIDGET_RENDERER
+    id_prefix = ""
+
+    def __init__(self, *args, **kwargs):
+        if self.id_prefix:
+            kwargs.setdefault("auto_id", f"id_{self.id_prefix}_%s")
+        super().__init__(*args, **kwargs)
 
 
 def staff_users():
@@ -233,6 +244,7 @@ class LeadFilterForm(StaffForm):
 class StatusForm(StaffForm):
     """Lost needs a reason (and a note when the reason is "other"); won takes an optional
     deal value in CNY. The same rules are checked again in services.lead_change_status."""
+    id_prefix = "status"
 
     status = forms.ChoiceField(label=_("Status"), choices=Status.choices)
     lost_reason = forms.ChoiceField(label=_("Why was it lost?"), required=False,
@@ -263,6 +275,7 @@ OUTCOME_LABELS = {
 
 
 class ActivityForm(StaffForm):
+    id_prefix = "activity"
     kind = forms.ChoiceField(label=_("Activity"), choices=NextActionKind.choices)
     outcome = forms.ChoiceField(label=_("Outcome"),
                                 choices=[(k, v) for k, v in OUTCOME_LABELS.items()])
@@ -278,6 +291,7 @@ class ActivityForm(StaffForm):
 
 
 class NextActionForm(StaffForm):
+    id_prefix = "next"
     kind = forms.ChoiceField(label=_("Next action"), required=False,
                              choices=[("", _("None (clear)"))] + NextActionKind.choices)
     due = forms.DateTimeField(label=_("Due"), required=False,
@@ -300,6 +314,7 @@ class NextActionForm(StaffForm):
 
 
 class MergeForm(StaffForm):
+    id_prefix = "merge"
     other = forms.CharField(label=_("Report number of the duplicate"), max_length=24)
     keep = forms.ChoiceField(label=_("Keep"), choices=(("this", _("this lead")),
                                                        ("other", _("the other lead"))))
@@ -330,12 +345,14 @@ class ProfileForm(forms.ModelForm):
 
 
 class NoteForm(StaffForm):
+    id_prefix = "note"
     text = forms.CharField(label=_("Note"), max_length=2000,
                            widget=forms.Textarea(attrs={"rows": 3}))
 
 
 class AssignForm(StaffForm):
     """Managers choose anyone on the team; sales only take or release the lead."""
+    id_prefix = "assign"
 
     owner = forms.ChoiceField(label=_("Owner"), required=False)
 
