@@ -10,7 +10,7 @@ from django.views.decorators.http import require_safe
 
 from selector.api.forms import FabricQuery, RecommendQuery
 from selector.api.openapi import openapi_document
-from selector.content.models import PriceList, Switch
+from selector.content.snapshot import current as current_content
 from selector.domain import Fabric, FabricTooLarge, SizingError, plan_fabric, size_fabric
 from selector.domain.recommend import FabricOption
 from selector.planner.presenter import api_dict
@@ -69,7 +69,8 @@ def fabric(request: HttpRequest) -> JsonResponse:
 def _catalogue_plan(fabric_code: Fabric, form: FabricQuery) -> JsonResponse:
     answers = form.answers()
     try:
-        plan = plan_fabric(fabric_code, answers, Switch.catalogue(), PriceList.current())
+        content = current_content()
+        plan = plan_fabric(fabric_code, answers, content.catalogue, content.prices)
     except FabricTooLarge as exc:
         option = FabricOption(fabric_code, None, error="too_large", max_gpus=exc.max_gpus)
         return _json({"errors": {"gpus": [no_plan_text(option)]}}, status=400)

@@ -7,13 +7,13 @@ The initial rows live in ``fixtures/content.json`` (loaded by ``manage.py load_c
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError
-from django.db import connection, models
+from django.db import models
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from selector.core.i18n import suffix
 from selector.domain.bom import Prices
-from selector.domain.catalogue import Catalogue, PartSpec, Source, SwitchSpec
+from selector.domain.catalogue import PartSpec, Source, SwitchSpec
 
 
 class Localized:
@@ -317,42 +317,6 @@ class Switch(SourceFields):
             cages=self.cages, power_w=self.power_w, priority=self.priority,
         )
 
-    @classmethod
-    def catalogue(cls) -> Catalogue:
-        """The active switches and parts as the planner's Catalogue, built (and its version
-        digested) once per process for each content of the rows: the stamp is every column
-        of every active row, so even a bulk update that leaves updated_at alone is seen."""
-        stamp = _catalogue_stamp(cls, Part)
-        cached = _CATALOGUES.get(stamp)
-        if cached is None:
-            cached = Catalogue(
-                tuple(s.to_spec() for s in cls.objects.filter(is_active=True)),
-                tuple(p.to_spec() for p in Part.objects.filter(is_active=True)),
-            )
-            _CATALOGUES.clear()  # only the current state is worth keeping
-            _CATALOGUES[stamp] = cached
-        return cached
-
-
-_CATALOGUES: dict[str, Catalogue] = {}
-
-
-def _catalogue_stamp(*tables: type[models.Model]) -> str:
-    """Every column of every active row of ``tables``. On PostgreSQL the database digests
-    the rows' text in one query (~0.4 ms; reading and repr-ing them here took ~2 ms of
-    every wizard result); elsewhere the rows themselves."""
-    if connection.vendor == "postgresql":
-        qn = connection.ops.quote_name
-        # Table names from the models, quoted; no value comes from outside.
-        parts = ", ".join(
-            f"(SELECT md5(coalesce(string_agg(t::text, '|' ORDER BY t.id), '')) "  # noqa: S608
-            f"FROM {qn(model._meta.db_table)} t WHERE t.is_active)" for model in tables)
-        with connection.cursor() as cursor:
-            cursor.execute(f"SELECT {parts}")  # noqa: S608 - see above
-            return repr(cursor.fetchone())
-    return repr([list(model._default_manager.filter(is_active=True).values_list(
-        *[f.attname for f in model._meta.concrete_fields])) for model in tables])
-
 
 class Part(SourceFields):
     """An optical module or a cable the bill of materials counts."""
@@ -436,6 +400,7 @@ class PriceList(models.Model):
 
     @classmethod
     def current(cls) -> Prices | None:
+        """The active price list (read live; selector.content.snapshot keeps it per state)."""
         price_list = cls.objects.filter(is_active=True).prefetch_related("prices").first()
         return price_list.to_prices() if price_list else None
 

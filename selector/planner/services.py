@@ -8,7 +8,7 @@ from __future__ import annotations
 import hashlib
 import json
 
-from selector.content.models import PriceList, Switch
+from selector.content.snapshot import current
 from selector.domain import (
     ENGINE_VERSION,
     SNAPSHOT_VERSION,
@@ -22,8 +22,8 @@ from selector.domain import (
 def fresh(answers: Answers) -> Recommendation:
     """A recommendation made now, with today's engine, catalogue and prices. A pure function
     of those, so the process keeps the last few hundred (the wizard shows one many times)."""
-    catalogue = Switch.catalogue()
-    prices = PriceList.current()
+    content = current()
+    catalogue, prices = content.catalogue, content.prices
     price_key = None if prices is None else (
         prices.currency, prices.as_of, prices.note, prices.note_zh, prices.is_example,
         tuple(sorted(prices.unit.items())))

@@ -5,6 +5,7 @@ the FAQ and comparison rows)."""
 from __future__ import annotations
 
 from selector.content.queries import comparison_rows, faq_entries
+from selector.content.snapshot import current
 from selector.domain import Recommendation
 from selector.planner.presenter import present
 from selector.wizard.steps import STEP_OF_FIELD, STEPS
@@ -31,7 +32,8 @@ def result_context(rec: Recommendation) -> dict:
         "highlight": vm.highlight,
         "is_standard": vm.is_standard,
         "comparison_rows": rows,
-        # The cached plan markup holds the comparison table too: its edits must show at once.
-        "comparison_stamp": "|".join(f"{r.pk}:{r.updated_at.timestamp()}" for r in rows),
+        # The cached plan markup holds the comparison table too: any content edit must show
+        # at once, so its cache key has the content's stamp (every column of every row).
+        "content_stamp": current().stamp,
         "faqs": faq_entries(rec.faq_topics),
     }

@@ -14,6 +14,7 @@ from django.urls import reverse
 from pypdf import PdfReader
 
 from selector.content.models import Switch
+from selector.content.snapshot import current
 from selector.domain import Answers, Recommendation
 from selector.leads.services import lead_create
 from selector.leads.snapshots import lead_recommendation
@@ -172,8 +173,8 @@ def test_the_cached_result_markup_follows_comparison_edits(client, content):
 def test_the_live_catalogue_follows_any_edit_even_a_bulk_update(content, change):
     """The process keeps one Catalogue per state of the rows; a queryset update() (no
     updated_at, no signal) still makes a new one (the stamp covers every column)."""
-    before = Switch.catalogue()
-    assert Switch.catalogue() is before  # unchanged rows: the same object
+    before = current().catalogue
+    assert current().catalogue is before  # unchanged rows: the same object
     Switch.objects.filter(key="nvidia-sn5600").update(**change)
-    after = Switch.catalogue()
+    after = current().catalogue
     assert after is not before and after.version != before.version
