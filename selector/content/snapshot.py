@@ -112,16 +112,16 @@ def _stamp() -> str:
         *[f.attname for f in model._meta.concrete_fields])) for model in TABLES])
 
 
-def _forget(**kwargs) -> None:
+def _forget(**kwargs: object) -> None:
     _local.content = None
 
 
-def _request_started(**kwargs) -> None:
+def _request_started(**kwargs: object) -> None:
     _local.in_request = True
     _local.content = None
 
 
-def _request_finished(**kwargs) -> None:
+def _request_finished(**kwargs: object) -> None:
     _local.in_request = False
     _local.content = None
 

@@ -335,6 +335,7 @@ def _result_page(request: HttpRequest, ws: WizardSession, *, push: str | None = 
     context.update({
         "shared": False,
         "steps": [(s, True, False) for s in steps],
+        "steps_key": ",".join(s.identifier for s in steps),  # the cached head's progress
         "total": len(steps),
         "share_url": absolute(reverse("wizard:shared", args=[share_token(answers)]), request),
         "what_if_error": what_if_error,

@@ -163,3 +163,29 @@ def test_inside_a_callers_transaction_the_callers_commit_decides():
             assert cursor.fetchone()[0] == "on"
     assert not [q for q in queries if "SET LOCAL" in q["sql"]]
     assert WizardSession.objects.get(pk=ws.pk).answers == {"gpus": 8}
+
+
+def test_the_cached_markup_keeps_each_visitors_own_form_token(content, finished):
+    """Two visitors with the same answers share the cached head and plan, never the what-if
+    form's CSRF token: each visitor's own token is on their page, and it is accepted."""
+    pages = []
+    for _ in range(2):
+        client = finished(STRICT, client=Client(enforce_csrf_checks=True))
+        html = _page(client, "/en/wizard/result/", {})
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html).group(1)
+        pages.append((client, token, html))
+    (first, token1, html1), (second, token2, html2) = pages
+    assert token1 != token2
+    assert _without_tokens(html1) == _without_tokens(html2)
+    response = second.post("/en/wizard/result/", {"determinism": "standard",
+                                                  "csrfmiddlewaretoken": token2})
+    assert response.status_code == 302
+    assert WizardSession.objects.get(
+        pk=second.session["wizard_session_id"]).answers["determinism"] == "standard"
+
+
+def test_a_what_if_error_is_shown_on_a_cached_page(shown):
+    response = shown.post("/en/wizard/result/", {"gpus": "0"}, **HX)
+    html = response.content.decode()
+    assert 'class="field-error" role="alert"' in html
+    assert "Our recommendation" in html  # the cached head around it
