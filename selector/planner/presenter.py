@@ -40,7 +40,7 @@ from selector.planner.services import snapshot_digest
 from selector.planner.words import money, num, watts
 
 # Bump when the plan's includes change their markup: cached result-page fragments carry it.
-MARKUP_VERSION = "7"
+MARKUP_VERSION = "8"  # 8: the FAQ moved into the result_plan fragment
 # Answer fields in the order the wizard asks them.
 ANSWER_ORDER = ("gpus", "gpus_per_server", "workload", "throughput_limited", "budget",
                 "determinism", "nic_speed", "nics_per_server", "vendor", "distance")
