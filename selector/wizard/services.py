@@ -3,7 +3,7 @@
 Nearly every wizard request writes its session (a step reached, an answer stored), and a
 commit that waits for the WAL to reach the disk was most of a wizard request's time on a
 busy machine (~4 ms median, ~12 ms at p95 while other jobs wrote, against 0.04 ms
-without the wait; measured 2026-12-01, see README "Wizard speed"). These writes are
+without the wait; measured 2026-12-01, README "Speed (issue 12)"). These writes are
 therefore committed asynchronously (``_visit_write``): PostgreSQL's asynchronous commit
 can lose the last fraction of a second of them if the database server crashes, never
 corrupt anything, and any later synchronous commit (a lead, for one) flushes them first
