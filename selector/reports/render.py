@@ -31,13 +31,7 @@ from django.utils import timezone, translation
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
-from selector.content import queries
-from selector.content.models import (
-    CompanyProfile,
-    ComparisonRow,
-    ContentBlock,
-    FaqEntry,
-)
+from selector.content import queries, snapshot
 from selector.core.i18n import lang_tag, language_code
 from selector.core.jsonld import dumps
 from selector.core.siteurl import site_url
@@ -389,14 +383,10 @@ def display_filename(data: ReportData) -> str:
 
 
 def content_version() -> str:
-    """Changes whenever marketing edits any content the report shows."""
-    from django.db.models import Count, Max
-
-    parts = []
-    for model in (CompanyProfile, ComparisonRow, ContentBlock, FaqEntry):
-        agg = model.objects.aggregate(m=Max("updated_at"), n=Count("pk"))
-        parts.append(f"{model.__name__}:{agg['m'] and agg['m'].isoformat()}:{agg['n']}")
-    return "|".join(parts)
+    """Changes whenever any content changes (selector.content.snapshot's stamp: every column
+    of every content row), however it was edited: the admin, load_content, a queryset
+    update() that leaves updated_at alone, or SQL by hand."""
+    return hashlib.sha256(snapshot.current().stamp.encode()).hexdigest()[:32]
 
 
 def report_version(data: ReportData, content: str | None = None) -> str:

@@ -206,6 +206,11 @@ def test_pdfs_are_cached_per_lead_language_and_version(make_lead, monkeypatch):
     updated, _ = services.report_pdf(lead)
     assert len(calls) == 4
     assert "更新" in pdf_text(updated)
+    # A bulk update() sends no signal and leaves updated_at alone: still a new PDF.
+    ComparisonRow.objects.filter(pk=row.pk).update(roce_zh=row.roce_zh + "（批量）")
+    bulk, _ = services.report_pdf(lead)
+    assert len(calls) == 5
+    assert "批量" in pdf_text(bulk)
 
 
 def test_generate_follows_the_renderer_interface(make_lead):
