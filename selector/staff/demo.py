@@ -231,8 +231,10 @@ def _workspace(rng, *, status: str, score: str, lead_at, now, owners, cal) -> di
     owner = None
     if owners and (status != Status.NEW.value or rng.random() < 0.5):
         owner = rng.choice(owners)
+    # Every lead past "new" was contacted (services set first_contact_at on that step),
+    # also one whose owner later released it: no SLA clock runs on a won or lost lead.
     first = None
-    if status != Status.NEW.value and owner is not None:
+    if status != Status.NEW.value:
         first = min(lead_at + timedelta(minutes=rng.choice([8, 25, 50, 90, 240, 900, 2900])),
                     now)
     last = first

@@ -84,6 +84,23 @@ def test_seed_demo_creates_bilingual_leads_and_sessions(db, content):
         or lead.recommendation == Fabric.STANDARD  # no fabric to size
 
 
+@pytest.mark.parametrize("owners", [False, True])
+def test_seed_demo_leads_past_new_were_contacted(db, content, sales, owners):
+    """As the services keep it: a lead moved past "new" has its first contact, so a won or
+    lost demo lead shows no running SLA clock; unassigned ones too (released leads)."""
+    from selector.staff.demo import seed
+    from selector.staff.views import sla_clock
+
+    seed(leads=80, sessions=0, seed=3, owners=[sales.pk] if owners else [])
+    past_new = Lead.objects.exclude(status="new")
+    assert past_new.exists() and past_new.filter(owner__isnull=True).exists() != owners
+    assert not past_new.filter(first_contact_at__isnull=True).exists()
+    for lead in past_new:
+        assert lead.first_contact_at >= lead.created_at
+        clock = sla_clock(lead)
+        assert clock is None or clock["done"]
+
+
 def test_seed_demo_leads_store_what_lead_create_would(db, content):
     """The demo rows come from lead_create's builder: the frozen recommendation, report
     number, score, deadline, company key, consent and source are what a visitor's
