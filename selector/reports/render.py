@@ -18,6 +18,7 @@ import json
 import logging
 import re
 import threading
+from collections.abc import Iterable
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date, datetime, time
@@ -28,6 +29,7 @@ from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import timezone, translation
+from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
@@ -37,8 +39,9 @@ from selector.core.jsonld import dumps
 from selector.core.siteurl import site_url
 from selector.core.templatetags import site_extras
 from selector.domain import ENGINE_VERSION, Answers, Recommendation
-from selector.planner.presenter import ViewModel, present
+from selector.planner.presenter import FabricView, ViewModel, present
 from selector.planner.services import fresh, snapshot_digest
+from selector.planner.words import watts
 from selector.reports import fonts
 from selector.reports.fetcher import (
     ASSET_BASE_URL,
@@ -51,7 +54,7 @@ from selector.wizard.sharing import share_token
 
 # Bump when the template, the CSS or the context change in a way that alters the PDF:
 # it is part of every cache key, so old cached PDFs stop being served.
-REPORT_VERSION = "2026-12-01.17"
+REPORT_VERSION = "2026-12-01.18"
 TEMPLATE = "reports/report.html"
 CSS_PATH = "css/report.css"
 LOGO_PATH = "img/logo.svg"
@@ -180,6 +183,8 @@ def build_context(data: ReportData, *, web: bool = False, links: dict | None = N
         "highlight": vm.highlight,
         "is_roce": vm.is_roce,
         "tuning": vm.tuning,
+        "tuning_config": config_markup(vm.tuning.config) if vm.tuning else "",
+        "parts_power": power_parts(vm.shown_fabric) if vm.shown_fabric else ("", ""),
         "tuning_rows": _numbered_citations(vm),
         "tuning_blocks": queries.blocks("tuning"),
         "faq": queries.faq_entries(topics=rec.faq_topics),
@@ -191,6 +196,33 @@ def build_context(data: ReportData, *, web: bool = False, links: dict | None = N
         "logo_url": static(LOGO_PATH) if web else asset_url(LOGO_PATH),
         "keywords": ", ".join(jsonld["keywords"]),
     }
+
+
+# A comma not followed by white space: in the middle of a port list ("swp1s0-1,swp2s0-1").
+_LIST_COMMA = re.compile(r",(?=\S)")
+
+
+def config_markup(config: Iterable[tuple[str, object]]) -> SafeString:
+    """The configuration snippet's lines (``(text, citation)`` pairs), one per line, with a
+    ``<wbr />`` after each comma inside a token. By Unicode line breaking (UAX #14) a comma
+    followed by a letter is no break opportunity, so a long port list could only wrap
+    inside a port name ("sw" | "p15s0-1", from ``overflow-wrap``). ``<wbr>`` adds no
+    character: the text copied from the PDF or the page is still exactly the command."""
+    lines = (_LIST_COMMA.sub(",<wbr />", str(escape(text))) for text, _cit in config)
+    return mark_safe("\n".join(lines))  # noqa: S308 - every line escaped above
+
+
+def power_parts(view: FabricView) -> tuple[str, str]:
+    """The fabric's power as ``(figure, qualifier)``: "8,530 kW" and "(optics only)", so the
+    parts table prints the figure on one line and the qualifier, which may wrap, under it
+    (a narrow power column, not one as wide as the longest qualifier). ``("", text)``
+    when the translation does not start with the figure."""
+    figure, text = watts(view.power_w), view.power_text
+    if text == figure:
+        return figure, ""
+    if text.startswith(figure):
+        return figure, text[len(figure):].strip()
+    return "", text
 
 
 def _numbered_citations(vm: ViewModel) -> list[tuple]:
