@@ -23,6 +23,7 @@ from selector.reports.render import (
     fonts_stylesheet,
     page_css,
     pdf_sources,
+    render_html,
     render_pdf_document,
     stylesheet,
 )
@@ -97,16 +98,26 @@ def test_the_snippet_wraps_between_ports_and_copies_out_as_the_command(content, 
     wraps = _read_back(commands, _pdftotext(pdf, tmp_path))
     if kind == "large":  # 32 split GPU ports and the uplinks: longer than a line
         assert any(w.endswith(",") for w in wraps), "the port list wraps after a comma"
-    # <wbr> adds no character: nothing invisible lands in copied text.
+    # The zero width space is a break, not a glyph: nothing invisible lands in copied text.
     for text in (_pdftotext(pdf, tmp_path), pdf_text(pdf)):
         assert "\u200b" not in text and "\ufffd" not in text
 
 
 def test_the_snippet_markup_breaks_only_after_commas_and_escapes(content):
-    markup = config_markup([("nv set interface swp1s0-1,swp2s0-1 qos pfc-watchdog", None),
-                            ('"pfc_enable": "3,4", <b>', None)])
-    assert markup == ("nv set interface swp1s0-1,<wbr />swp2s0-1 qos pfc-watchdog\n"
-                      "&quot;pfc_enable&quot;: &quot;3,<wbr />4&quot;, &lt;b&gt;")
+    config = [("nv set interface swp1s0-1,swp2s0-1 qos pfc-watchdog", None),
+              ('"pfc_enable": "3,4", <b>', None)]
+    assert config_markup(config, web=True) == (
+        "nv set interface swp1s0-1,<wbr />swp2s0-1 qos pfc-watchdog\n"
+        "&quot;pfc_enable&quot;: &quot;3,<wbr />4&quot;, &lt;b&gt;")
+    assert config_markup(config) == (
+        "nv set interface swp1s0-1,\u200bswp2s0-1 qos pfc-watchdog\n"
+        "&quot;pfc_enable&quot;: &quot;3,\u200b4&quot;, &lt;b&gt;")
+
+
+def test_the_web_report_breaks_the_port_list_with_wbr_and_no_character(content):
+    html = render_html(_report("en", "large"), web=True)
+    assert ",<wbr />swp2s0-1," in html
+    assert "\u200b" not in html  # a browser would copy it
 
 
 # ---------------------------------------------------------------------------------------
