@@ -44,6 +44,7 @@ __all__ = [
     "GPS_MAX",
     "SMALL_CLUSTER_SERVERS",
     "THOUSAND_GPUS",
+    "throughput_matters",
     "ERROR_CODES",
     "NON_FIELD_ERRORS",
     "InvalidAnswers",
@@ -113,6 +114,13 @@ GPS_MIN, GPS_MAX = 1, 16
 # "上到 8 台以上 ... 再上 RoCE 无损方案" (FAQ, small clusters) and "千卡级训练" (tree item 3).
 SMALL_CLUSTER_SERVERS = 8
 THOUSAND_GPUS = 1000
+
+
+def throughput_matters(servers: int) -> bool:
+    """Whether the throughput question can change the answer (rule R3): for 2 to 7
+    servers. One server is R1 whatever the throughput; from SMALL_CLUSTER_SERVERS on, R3
+    no longer applies. The wizard asks it, and the answers table shows it, only then."""
+    return 1 < servers < SMALL_CLUSTER_SERVERS
 
 # Machine error codes carried by InvalidAnswers.errors.
 ERROR_CODES = ("required", "invalid", "out_of_range", "invalid_choice", "unknown_field")
@@ -481,7 +489,7 @@ def _rule_id(
         return "R1"
     if determinism == Determinism.STRICT:
         return "R2"
-    if servers < SMALL_CLUSTER_SERVERS and not throughput_limited:
+    if throughput_matters(servers) and not throughput_limited:
         return "R3"
     if workload == Workload.INFERENCE:
         return "R4"

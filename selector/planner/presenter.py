@@ -34,6 +34,7 @@ from selector.domain import (
     Source,
     TuningProfile,
 )
+from selector.domain.decision import throughput_matters
 from selector.planner import words
 from selector.planner.diagram import fabric_svg
 from selector.planner.services import snapshot_digest
@@ -328,7 +329,7 @@ def _answer_rows(rec: Recommendation) -> list[AnswerRow]:
     data = answers.to_dict()
     rows = []
     for name in ANSWER_ORDER:
-        if name == "throughput_limited" and not (1 < answers.servers < 8):
+        if name == "throughput_limited" and not throughput_matters(answers.servers):
             continue
         rows.append(AnswerRow(name, str(explain.FIELD_LABELS[name]),
                               explain.value_label(name, data[name] if name != "gpus"

@@ -13,7 +13,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from selector.domain import Answers, InvalidAnswers
-from selector.domain.decision import SMALL_CLUSTER_SERVERS
+from selector.domain.decision import throughput_matters
 from selector.wizard import forms as wf
 
 
@@ -29,7 +29,7 @@ def servers_of(answers: dict) -> int | None:
 def asks_throughput(answers: dict) -> bool:
     """Rule R3: throughput only changes the answer for 2 to 7 servers."""
     servers = servers_of(answers)
-    return servers is not None and 1 < servers < SMALL_CLUSTER_SERVERS
+    return servers is not None and throughput_matters(servers)
 
 
 def form_value(name: str, value: object) -> str:

@@ -249,6 +249,19 @@ def test_all_combinations_match_reference(gpus, gps, workload):
     assert mismatches == []
 
 
+@pytest.mark.parametrize("gps", (1, 8))
+@pytest.mark.parametrize("servers", range(1, 21))
+def test_the_throughput_answer_matters_exactly_where_the_wizard_asks_it(servers, gps):
+    """throughput_matters (the wizard's question, the answers table's row) is true exactly
+    for the server counts where the throughput answer can change some decision."""
+    changes = False
+    for workload, budget, nic_speed in itertools.product(WORKLOADS, BUDGETS, NICS):
+        rules = {decide(Answers(servers * gps, gps, workload, budget, "standard", limited,
+                                nic_speed)).rule for limited in (True, False)}
+        changes = changes or len(rules) > 1
+    assert dec.throughput_matters(servers) == changes == (1 < servers < 8)
+
+
 @given(answers_strategy)
 def test_decide_matches_reference_property(a):
     d = decide(a)
