@@ -400,7 +400,7 @@ class PriceList(models.Model):
 
     @classmethod
     def current(cls) -> Prices | None:
-        """The active price list (read live; selector.content.snapshot keeps it per state)."""
+        """The active price list, read now (pages read it through selector.content.snapshot)."""
         price_list = cls.objects.filter(is_active=True).prefetch_related("prices").first()
         return price_list.to_prices() if price_list else None
 

@@ -77,7 +77,6 @@ def current() -> Content:
 def _build(stamp: str) -> Content:
     switches = tuple(s.to_spec() for s in Switch.objects.filter(is_active=True))
     parts = tuple(p.to_spec() for p in Part.objects.filter(is_active=True))
-    price_list = PriceList.objects.filter(is_active=True).prefetch_related("prices").first()
     content = Content(
         stamp=stamp,
         company=CompanyProfile.current(),
@@ -85,7 +84,7 @@ def _build(stamp: str) -> Content:
         faq=tuple(FaqEntry.objects.filter(is_published=True)),
         blocks=tuple(ContentBlock.objects.all()),
         catalogue=Catalogue(switches, parts),
-        prices=price_list.to_prices() if price_list else None,
+        prices=PriceList.current(),
     )
     # Kept only if nothing changed while the rows were read (else the next request reads
     # them again): a stamp must never stand for other rows than its own.

@@ -596,8 +596,7 @@ def _lead_context(request, lead: Lead, **extra) -> dict:
     events = list(lead.events.select_related("actor").order_by("-created_at", "-pk")[:200])
     # The recommendation frozen when the lead was created, through the one presenter: the
     # same numbers as the customer's PDF and its JSON-LD.
-    profile = company()
-    vm = present(lead_recommendation(lead), company=profile, id_prefix="lead")
+    vm = present(lead_recommendation(lead), company=company(), id_prefix="lead")
     now = timezone.now()
     # The other lead of each flag as the card shows it (not its sizing snapshot).
     shown = ("public_id", "report_number", "name", "company")
@@ -612,9 +611,6 @@ def _lead_context(request, lead: Lead, **extra) -> dict:
                    "similarity": f.similarity} for f in flags]
     can_work = permissions.can_work_on(user, lead)
     context = {
-        # The page's footer reads the same profile (the context processor's lazy one
-        # would read it again).
-        "company": profile,
         "lead": lead,
         "owner_name": permissions.display_name(lead.owner) if lead.owner else "",
         "vm": vm,
