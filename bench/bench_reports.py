@@ -47,7 +47,7 @@ def _item_patched(mapping, key, value):
 @contextmanager
 def weasyprint_as_shipped(parse: bool = True, ua: bool = True, zlib_level: bool = True,
                           serialise: bool = True, svg_text: bool = True):
-    """Undo each shortcut of selector.reports.document (all by default) for the block:
+    """Undo each shortcut of selector.documents.document (all by default) for the block:
     WeasyPrint's own HTML parser, its full user-agent stylesheet, pydyf's zlib level 9,
     its double serialisation and its letter-by-letter SVG text. What the module saves is
     a render with minus without."""
@@ -57,7 +57,8 @@ def weasyprint_as_shipped(parse: bool = True, ua: bool = True, zlib_level: bool 
     import weasyprint.svg
     from weasyprint import HTML
 
-    from selector.reports import document, render
+    from selector.documents import document
+    from selector.reports import render
 
     class ShippedHTML(document.ReportHTML):
         def __init__(self, string, *, base_url, url_fetcher, media_type="print"):
@@ -93,7 +94,7 @@ def weasyprint_as_shipped(parse: bool = True, ua: bool = True, zlib_level: bool 
 def run():
     from weasyprint import HTML
 
-    from selector.reports.fetcher import ASSET_BASE_URL
+    from selector.documents.fetcher import ASSET_BASE_URL
     from selector.reports.render import (
         PDF_OPTIONS,
         created_at,
@@ -129,7 +130,7 @@ def run():
         finally:
             PDF_OPTIONS.update(saved)
 
-    # selector.reports.document's shortcuts undone, all at once and one by one.
+    # selector.documents.document's shortcuts undone, all at once and one by one.
     shipped = {
         "all": {},
         "parse": dict(parse=True, ua=False, zlib_level=False, serialise=False, svg_text=False),
@@ -180,7 +181,7 @@ def run():
     yield "report_vs_one_page_ratio", statistics.median(full_ms) / statistics.median(one_ms), "x"
     yield ("report_pdfa_tags_cost_p50",
            statistics.median(full_ms) - statistics.median(plain_ms), "ms")
-    # What selector.reports.document saves (WeasyPrint as shipped minus ours, same run).
+    # What selector.documents.document saves (WeasyPrint as shipped minus ours, same run).
     yield ("report_without_document_p50", statistics.median(shipped_ms["all"]), "ms")
     for which, times in shipped_ms.items():
         yield (f"report_document_saves_{which}_p50",

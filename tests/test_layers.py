@@ -4,6 +4,8 @@
     core     the site's plumbing: i18n, site URL, forms base, explanations, middleware
     content  what marketing edits: company profile, article blocks, FAQ, catalogue rows
     planner  the one recommendation snapshot and its presenter (words, diagram)
+    documents  HTML to PDF (WeasyPrint), the report fonts, the URL fetcher that reads
+             only the project's own files; knows nothing of leads
     wizard | api           the questionnaire; the JSON API (independent of each other)
     leads    a lead's own rows, its sales notifications, privacy, scoring, duplicates
     reports  a lead's report: PDF, links, cache, pre-render and e-mail; and the lead's
@@ -18,6 +20,10 @@ Why this order (and not the first sketch of issue 16, domain <- core <- content 
 wizard/public/api <- leads <- reports <- staff):
 
 - planner sits below wizard and api, which show its presenter.
+- documents is lead-agnostic: it turns any HTML the project wrote into a PDF/A with the
+  project's fonts and fetches nothing but the project's static files. It needs only
+  Django's settings and static files; it sits below wizard, api and leads so that any of
+  them can print a document, and it never learns what a lead is.
 - public sits on top, beside staff: its contact and thank-you pages create the lead
   through reports.lifecycle and link the customer's report; its error pages show the
   company profile (content).
@@ -50,6 +56,7 @@ LAYERS: list[set[str]] = [
     {"core"},
     {"content"},
     {"planner"},
+    {"documents"},
     {"wizard", "api"},
     {"leads"},
     {"reports"},
@@ -60,7 +67,7 @@ LEVEL = {name: n for n, names in enumerate(LAYERS) for name in names}
 
 # Function-local imports kept on purpose: (importing file, imported module) -> why.
 LAZY = {
-    ("selector/reports/render.py", "selector.reports.document"):
+    ("selector/reports/render.py", "selector.documents.document"):
         "document.py imports WeasyPrint, which takes ~1 s to load: only the PDF worker "
         "pays for it, not every process that imports the report's names",
 }
@@ -203,6 +210,10 @@ def test_lazy_exceptions_still_exist():
      ["import at the top"]),
     ("selector/reports/render.py", "from ..staff import permissions\n",
      ["reports may not import staff"]),
+    ("selector/documents/document.py", "from selector.leads.models import Lead\n",
+     ["documents may not import leads"]),
+    ("selector/documents/fonts.py", "from selector.wizard import sharing\n",
+     ["documents may not import wizard"]),
 ])
 def test_the_check_refuses(path, source, expected):
     found = " | ".join(problems(source, path))
@@ -214,7 +225,8 @@ def test_the_check_refuses(path, source, expected):
     ("selector/staff/views.py", "from selector.reports import views\n"),
     ("selector/reports/apps.py",
      "class C:\n    def ready(self):\n        from selector.reports import checks\n"),
-    ("selector/reports/render.py", "def f():\n    from selector.reports.document import X\n"),
+    ("selector/reports/render.py", "def f():\n    from selector.documents.document import X\n"),
+    ("selector/reports/render.py", "from selector.documents.fetcher import asset_url\n"),
     ("selector/public/contact.py", "from selector.reports.lifecycle import submit_lead\n"),
     ("selector/leads/tasks.py", "from . import notify\n"),
 ])

@@ -38,18 +38,18 @@ from selector.core.i18n import lang_tag, language_code
 from selector.core.jsonld import dumps
 from selector.core.siteurl import site_url
 from selector.core.templatetags import site_extras
-from selector.domain import ENGINE_VERSION, Answers, Recommendation
-from selector.planner.presenter import FabricView, ViewModel, present
-from selector.planner.services import fresh, snapshot_digest
-from selector.planner.words import watts
-from selector.reports import fonts
-from selector.reports.fetcher import (
+from selector.documents import fonts
+from selector.documents.fetcher import (
     ASSET_BASE_URL,
     FontFileFetcher,
     StaticOnlyFetcher,
     asset_url,
     generated_url,
 )
+from selector.domain import ENGINE_VERSION, Answers, Recommendation
+from selector.planner.presenter import FabricView, ViewModel, present
+from selector.planner.services import fresh, snapshot_digest
+from selector.planner.words import watts
 from selector.wizard.sharing import share_token
 
 # Bump when the template, the CSS or the context change in a way that alters the PDF:
@@ -354,7 +354,7 @@ def _finish(document, pdf) -> None:
     WeasyPrint 70's PDF/A code lists an embedded file twice in the catalog's /AF array
     (once from the EmbeddedFiles name tree, once from the Filespec objects): keep one.
     Then every object keeps its bytes once serialised (``document.serialise_once``)."""
-    from selector.reports.document import serialise_once  # WeasyPrint loads lazily (above)
+    from selector.documents.document import serialise_once  # WeasyPrint loads lazily (above)
 
     associated = pdf.catalog.get("AF")
     if associated:
@@ -375,7 +375,7 @@ def html_to_pdf(html: str, *, attachment: bytes, created: datetime, language: st
     """WeasyPrint only (no database): safe to run in a worker thread."""
     from weasyprint import Attachment
 
-    from selector.reports.document import ReportHTML
+    from selector.documents.document import ReportHTML
 
     fetcher = fetcher or default_fetcher()
     stylesheets = [fonts_stylesheet(), stylesheet(), page_css(language)]

@@ -1,4 +1,4 @@
-"""selector.reports.document.ReportHTML (fast XML parse, the report's own user-agent
+"""selector.documents.document.ReportHTML (fast XML parse, the report's own user-agent
 stylesheet) prints exactly what WeasyPrint's own parser and stylesheet print: same pages,
 same text on each page, same outline, for every sample report in both languages."""
 
@@ -11,8 +11,8 @@ import pytest
 from pypdf import PdfReader
 from weasyprint import HTML
 
-from selector.reports.document import ReportHTML
-from selector.reports.fetcher import ASSET_BASE_URL
+from selector.documents.document import ReportHTML
+from selector.documents.fetcher import ASSET_BASE_URL
 from selector.reports.render import (
     default_fetcher,
     font_config,
@@ -65,7 +65,7 @@ def test_an_upgrade_of_what_document_py_patches_fails_here_first():
 
     import pydyf
 
-    from selector.reports import document
+    from selector.documents import document
 
     assert {name: version(name) for name in VERIFIED} == VERIFIED
     # The zlib shim: pydyf compresses through its module-level ``zlib`` name.
@@ -162,7 +162,8 @@ def test_the_garbage_collector_is_back_on_after_a_render_even_a_failed_one(conte
 
 
 def test_serialising_each_object_once_writes_the_same_bytes(content, monkeypatch):
-    from selector.reports import document, render
+    from selector.documents import document
+    from selector.reports import render
 
     html = render_html(sample_report("en", "roce"), web=False)
 
@@ -217,7 +218,7 @@ def test_svg_labels_drawn_as_one_run_sit_where_letter_by_letter_puts_them(tmp_pa
                                                                           monkeypatch):
     import weasyprint.svg
 
-    from selector.reports import document
+    from selector.documents import document
 
     def pdf() -> bytes:
         return ReportHTML(SVG_LABELS, base_url=ASSET_BASE_URL,

@@ -8,8 +8,8 @@ import pytest
 from pypdf import PdfReader
 from pypdf.generic import DictionaryObject
 
-from selector.reports import fonts
-from selector.reports.fetcher import FetchRefused, FontFileFetcher
+from selector.documents import fonts
+from selector.documents.fetcher import FetchRefused, FontFileFetcher
 from selector.reports.render import render_pdf_document
 from selector.reports.samples import sample_report
 

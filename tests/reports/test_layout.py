@@ -12,9 +12,9 @@ import pytest
 from django.utils import translation
 from weasyprint.formatting_structure import boxes
 
+from selector.documents.document import ReportHTML
+from selector.documents.fetcher import ASSET_BASE_URL
 from selector.domain import Answers
-from selector.reports.document import ReportHTML
-from selector.reports.fetcher import ASSET_BASE_URL
 from selector.reports.render import (
     build_context,
     config_markup,

@@ -17,7 +17,7 @@ from pypdf.generic import IndirectObject
 
 from selector.content.models import CompanyProfile
 from selector.core.qr import qr_png
-from selector.reports.fetcher import StaticOnlyFetcher
+from selector.documents.fetcher import StaticOnlyFetcher
 from selector.reports.render import JSONLD_NAME, pdf_sources, render_pdf_document
 from selector.reports.samples import SAMPLE_ANSWERS, sample_report
 from selector.wizard.sharing import answers_from_token
@@ -199,8 +199,8 @@ def _content_bottom(page) -> float:
 @pytest.mark.parametrize("kind", sorted(SAMPLE_ANSWERS))
 @pytest.mark.parametrize("language", ["zh-hans", "en"])
 def test_the_last_page_is_at_least_a_third_full(content, kind, language):
-    from selector.reports.document import ReportHTML
-    from selector.reports.fetcher import ASSET_BASE_URL
+    from selector.documents.document import ReportHTML
+    from selector.documents.fetcher import ASSET_BASE_URL
     from selector.reports.render import (
         default_fetcher,
         font_config,

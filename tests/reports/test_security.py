@@ -7,8 +7,8 @@ from io import BytesIO
 import pytest
 from pypdf import PdfReader
 
-from selector.reports import fetcher as fetcher_module
-from selector.reports.fetcher import FetchRefused, StaticOnlyFetcher, asset_url, resolve_asset
+from selector.documents import fetcher as fetcher_module
+from selector.documents.fetcher import FetchRefused, StaticOnlyFetcher, asset_url, resolve_asset
 from selector.reports.render import JSONLD_NAME, render_html, render_pdf_document
 from selector.reports.samples import sample_report
 

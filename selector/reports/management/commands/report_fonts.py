@@ -1,8 +1,8 @@
-"""Build the cut-down report fonts (selector/reports/fonts.py) ahead of the first render."""
+"""Build the cut-down report fonts (selector/documents/fonts.py) ahead of the first render."""
 
 from django.core.management.base import BaseCommand
 
-from selector.reports import fonts
+from selector.documents import fonts
 
 
 class Command(BaseCommand):

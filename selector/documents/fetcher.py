@@ -143,7 +143,7 @@ class StaticOnlyFetcher(URLFetcher):
 
 class FontFileFetcher(StaticOnlyFetcher):
     """Serves exactly the given font files (the report's own cut-down fonts, see
-    ``selector.reports.fonts``); used only for the stylesheet that declares them."""
+    ``selector.documents.fonts``); used only for the stylesheet that declares them."""
 
     def __init__(self, paths):
         super().__init__()
