@@ -6,7 +6,7 @@ from django.views.generic import RedirectView
 from selector.core import views as core_views
 from selector.core.i18n import set_language
 from selector.public import views as public_views
-from selector.staff import views as staff_views
+from selector.staff.views import auth as staff_auth
 
 urlpatterns = [
     path("healthz", core_views.healthz, name="healthz"),
@@ -32,7 +32,7 @@ urlpatterns += i18n_patterns(
     path("report/", include("selector.reports.urls")),
     path("staff/", include("selector.staff.urls")),
     # The admin logs in through the staff login view (throttle, messages, MFA).
-    path("admin/login/", staff_views.login, name="admin_login"),
+    path("admin/login/", staff_auth.login, name="admin_login"),
     path("admin/", admin.site.urls),
     prefix_default_language=False,
 )

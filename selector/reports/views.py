@@ -1,5 +1,5 @@
 """Report downloads by the customer's signed link; the responses the staff download
-(selector.staff.views.lead_report, access checked there) shares.
+(selector.staff.views.lead_page.lead_report, access checked there) shares.
 
 Anyone without a valid link gets 404 (nothing tells them the lead exists); an expired
 link gets a page that says so (410).

@@ -7,7 +7,7 @@ STAFF_MFA_REQUIRED is on (then a user without one enrols before the session star
    session for PENDING_SECONDS, with where to go afterwards. Nothing is logged in.
 2. A code from the authenticator app, or one of the ten single-use recovery codes,
    ``verify``-ies; or, when enrolling, the first code confirms the new authenticator.
-   Only then does ``selector.staff.views`` log the user in, with the device recorded in
+   Only then does ``selector.staff.views.auth`` log the user in, with the device recorded in
    the session (django-otp's ``is_verified``).
 
 There is never an authenticated session that should have passed the second step and has

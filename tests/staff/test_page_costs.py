@@ -1,6 +1,6 @@
 """What the workspace's pages cost, in the units that do not depend on the machine: the
 queries they run and the work done per row. The texts made once per page (selector.staff.
-views._label_rows) must be exactly what the template filters made per row before."""
+views.lead_list._label_rows) must be exactly what the template filters made per row before."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from django.utils import timezone, translation
 from django.utils.timesince import timesince
 
 from selector.leads.models import Lead
-from selector.staff import views
+from selector.staff.views import lead_list as views
 from tests.conftest import make_lead
 
 from .conftest import login

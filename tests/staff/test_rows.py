@@ -18,7 +18,8 @@ from django.test import RequestFactory
 from django.utils import translation
 
 from selector.leads.models import Lead
-from selector.staff import rows, views
+from selector.staff import rows
+from selector.staff.views import lead_list as views
 from tests.conftest import make_lead
 
 HOSTILE = "<script>alert('x')</script> & \"quoted\" 王伟"

@@ -80,7 +80,7 @@ def test_the_search_uses_the_trigram_index(db):
 
 def test_the_count_is_one_capped_probe_and_narrow_pages_read_by_id(client, sales,
                                                                    monkeypatch):
-    from selector.staff import views
+    from selector.staff.views import lead_list as views
 
     monkeypatch.setattr(views, "COUNT_CAP", 3)
     monkeypatch.setattr(views, "PAGE_SIZE", 2)

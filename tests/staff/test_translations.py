@@ -45,7 +45,7 @@ def test_every_staff_string_renders_its_own_translation():
 
 def test_the_list_in_chinese_says_filter_next_page_and_created_time(client, sales,
                                                                      monkeypatch):
-    from selector.staff import views
+    from selector.staff.views import lead_list as views
 
     monkeypatch.setattr(views, "PAGE_SIZE", 2)
     for _ in range(3):
