@@ -9,7 +9,7 @@ of the leads English, so ``?language=en`` exports the English leads that are not
 pointers (about 98,500: the demo data has resubmissions, some merged). SQLite: 20,000
 leads (about 10,000 exported) and the metric names end in ``_sqlite20k`` to say so.
 
-The demo data (selector.staff.demo) is a year of leads as a team would have them: a long
+The demo data (devtools.demo) is a year of leads as a team would have them: a long
 tail of companies with a few big customers, resubmissions and merges, duplicate flags,
 each lead's timeline. Five reps own the assigned leads (about 31,000 each, 25,000 of them
 open: a bigger book than a rep really has, so My day is measured at its worst). Lists
@@ -30,9 +30,9 @@ from django.db import connection, transaction
 from django.test import Client
 from django.utils import timezone
 
+from devtools.demo import seed
 from selector.leads import duplicates
 from selector.leads.models import Lead
-from selector.staff.demo import seed
 from selector.staff.forms import SORTS
 from selector.staff.permissions import MANAGERS_GROUP, SALES_GROUP
 from selector.staff.queries import dashboard_cache_key, manager_cache_key

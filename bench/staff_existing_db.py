@@ -40,7 +40,7 @@ def main() -> int:
             cursor.execute(
                 "UPDATE leads_lead SET owner_id = (%s::bigint[])[1 + id %% %s] "
                 "WHERE owner_id IS NULL AND id %% 6 <> 0", [owners, len(owners)])
-            # As seed() ends (selector.staff.demo), and as autovacuum would within a minute
+            # As seed() ends (devtools.demo), and as autovacuum would within a minute
             # or two: without it every figure after this update of ~166,000 rows is taken
             # with statistics that say no lead has an owner (the planner sorts a rep's
             # 28,000 leads for a 50-row page) and without the visibility map (index-only

@@ -61,6 +61,10 @@ INSTALLED_APPS = [
     "selector.reports",
     "selector.staff",
 ]
+# Development tools (devtools/: the demo data and `manage.py seed_demo`, the demo account of
+# `make run`), outside the package production runs; on by default only with DEBUG.
+if env_bool("DEVTOOLS", DEBUG):
+    INSTALLED_APPS.append("devtools")
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",

@@ -20,6 +20,8 @@ os.environ["REDIS_URL"] = ""
 os.environ.setdefault("STAFF_MFA_REQUIRED", "0")
 # The customer report e-mail renders a PDF: on only in the tests about it.
 os.environ.setdefault("REPORT_EMAIL_ENABLED", "0")
+# The demo data (devtools.demo, `manage.py seed_demo`) for the tests and the bench.
+os.environ.setdefault("DEVTOOLS", "1")
 
 from selector.settings import *  # noqa: E402,F403
 

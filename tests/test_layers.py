@@ -170,6 +170,18 @@ def test_imports_run_one_way():
     assert found == []
 
 
+def test_production_code_imports_no_development_tools():
+    """devtools/ (the demo data) is installed in development and the tests only: nothing the
+    production process runs may import it."""
+    found = []
+    for path, source in _sources():
+        for node in ast.walk(ast.parse(source)):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            found += [f"{path}:{node.lineno} {n}" for n in names if n.split(".")[0] == "devtools"]
+    assert found == []
+
+
 def test_the_domain_core_imports_no_django():
     found = []
     for path, source in _sources():

@@ -121,7 +121,7 @@ def test_seed_demos_index_rebuild_keeps_every_index_and_its_statistics_target():
     """A big seed_demo load drops the secondary indexes and builds them again after the
     COPY; the rebuilt database must plan like a migrated one: the same definitions and the
     search index's statistics target (1000, leads/0011), which no definition carries."""
-    from selector.staff.demo import _CopyWriter
+    from devtools.demo import _CopyWriter
 
     def indexes() -> dict[tuple[str, str], str]:
         # PostgreSQL prints a re-parsed partial index's `status IN (...)` predicate with

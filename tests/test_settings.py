@@ -10,7 +10,7 @@ def _load_settings(**env):
     """Import selector.settings in a fresh interpreter with exactly the given environment."""
     clean = {k: v for k, v in os.environ.items()
              if k not in {"SECRET_KEY", "DEBUG", "DATABASE_URL", "ALLOWED_HOSTS",
-                          "SECURE_SSL_REDIRECT", "STATIC_PLAIN"}}
+                          "SECURE_SSL_REDIRECT", "STATIC_PLAIN", "DEVTOOLS"}}
     clean.update(env)
     return subprocess.run(
         [sys.executable, "-c",
@@ -30,6 +30,21 @@ def test_debug_off_by_default_and_chinese_first():
     result = _load_settings(SECRET_KEY="x" * 50)
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["False", "zh-hans", "django.db.backends.sqlite3", "True"]
+
+
+def _devtools_installed(**env) -> str:
+    result = _load_settings(**env)
+    assert result.returncode == 0, result.stderr
+    code = "import selector.settings as s; print('devtools' in s.INSTALLED_APPS)"
+    clean = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "DEVTOOLS"}}
+    return subprocess.run([sys.executable, "-c", code], cwd=ROOT, env={**clean, **env},
+                          capture_output=True, text=True, timeout=60, check=True).stdout.strip()
+
+
+def test_the_demo_data_is_installed_in_development_only():
+    assert _devtools_installed(SECRET_KEY="x" * 50, DEBUG="0") == "False"
+    assert _devtools_installed(SECRET_KEY="x" * 50, DEBUG="1") == "True"
+    assert _devtools_installed(SECRET_KEY="x" * 50, DEBUG="0", DEVTOOLS="1") == "True"
 
 
 def test_bad_boolean_is_a_clear_error():

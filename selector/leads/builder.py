@@ -1,5 +1,5 @@
 """What a new lead stores, decided in one place. ``lead_create`` builds every lead from a
-visitor's submission with it, and the demo data (``selector.staff.demo``, ``manage.py
+visitor's submission with it, and the demo data (``devtools.demo``, ``manage.py
 seed_demo``) builds its rows with it too, so the two cannot drift apart: the frozen
 recommendation (``sizing``), the report number, score, first-contact deadline, company
 key, consent record, contact and source columns."""

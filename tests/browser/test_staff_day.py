@@ -267,7 +267,7 @@ def test_manager_views_of_a_team_at_work(new_page, live_server, artifacts_dir,
                                          transactional_db):
     """The manager's pages with three months of a team's work (the demo generator, owners
     spread over three reps): the pipeline's figures are the database's, both languages."""
-    from selector.staff.demo import seed
+    from devtools.demo import seed
 
     shots = artifacts_dir("staff-day")
     call_command("load_content", force=True, verbosity=0)

@@ -88,7 +88,7 @@ def test_seed_demo_creates_bilingual_leads_and_sessions(db, content):
 def test_seed_demo_leads_past_new_were_contacted(db, content, sales, owners):
     """As the services keep it: a lead moved past "new" has its first contact, so a won or
     lost demo lead shows no running SLA clock; unassigned ones too (released leads)."""
-    from selector.staff.demo import seed
+    from devtools.demo import seed
     from selector.staff.views.lead_page import sla_clock
 
     seed(leads=80, sessions=0, seed=3, owners=[sales.pk] if owners else [])

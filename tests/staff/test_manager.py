@@ -10,8 +10,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
+from devtools.demo import seed
 from selector.staff import queries
-from selector.staff.demo import seed
 from tests.conftest import make_lead
 
 from .conftest import login

@@ -2,8 +2,8 @@ import time
 
 from django.core.management.base import BaseCommand, CommandError
 
+from devtools import demo
 from selector.content.examples import load_example_prices
-from selector.staff import demo
 
 
 class Command(BaseCommand):
