@@ -58,7 +58,7 @@ def weasyprint_as_shipped(parse: bool = True, ua: bool = True, zlib_level: bool 
     from weasyprint import HTML
 
     from selector.documents import document
-    from selector.reports import render
+    from selector.leads.report import render
 
     class ShippedHTML(document.ReportHTML):
         def __init__(self, string, *, base_url, url_fetcher, media_type="print"):
@@ -95,7 +95,7 @@ def run():
     from weasyprint import HTML
 
     from selector.documents.fetcher import ASSET_BASE_URL
-    from selector.reports.render import (
+    from selector.leads.report.render import (
         PDF_OPTIONS,
         created_at,
         default_fetcher,
@@ -105,7 +105,7 @@ def run():
         pdf_sources,
         stylesheet,
     )
-    from selector.reports.samples import sample_report
+    from selector.leads.report.samples import sample_report
 
     data = sample_report("zh-hans", "roce")
 
@@ -200,7 +200,7 @@ def run():
 
 def result_qr_first_p50(data, rounds: int = 7) -> float:
     from selector.core.qr import qr_png
-    from selector.reports.render import result_url
+    from selector.leads.report.render import result_url
 
     url = result_url(data)
     times = []
@@ -221,8 +221,8 @@ def cached_download_p50(rounds: int = 30) -> float:
     from django.test import Client
 
     from selector.leads.models import Lead
-    from selector.reports import links, services
-    from selector.reports.samples import SAMPLE_ANSWERS
+    from selector.leads.report import links, services
+    from selector.leads.report.samples import SAMPLE_ANSWERS
 
     lead = Lead.objects.create(
         report_number=f"NS-BENCH-{uuid.uuid4().hex[:6].upper()}", name="王建国",

@@ -2,7 +2,7 @@
 """PDF worker memory over many consecutive renders (`make pdf-soak`, issue 8).
 
 Renders the sample report RENDERS times through the same bounded worker the download view
-uses (selector.reports.services.render_pdf_bounded), and prints the process RSS every
+uses (selector.leads.report.services.render_pdf_bounded), and prints the process RSS every
 STEP renders. Pass: the RSS growth over the second half of the run stays under
 MAX_GROWTH_MB (after warm-up the caches are full, so steady growth would be a leak)."""
 
@@ -40,8 +40,8 @@ def main() -> int:
     old = setup_databases(verbosity=0, interactive=False)
     try:
         call_command("load_content", force=True, verbosity=0)
-        from selector.reports.samples import sample_report
-        from selector.reports.services import render_pdf_bounded
+        from selector.leads.report.samples import sample_report
+        from selector.leads.report.services import render_pdf_bounded
 
         samples = [sample_report(lang, kind) for lang in ("zh-hans", "en")
                    for kind in ("roce", "infiniband")]

@@ -54,11 +54,11 @@ INSTALLED_APPS = [
     "selector.core",
     "selector.content",
     "selector.planner",
+    "selector.documents",
     "selector.api",
     "selector.public",
     "selector.wizard",
     "selector.leads",
-    "selector.reports",
     "selector.staff",
 ]
 # Development tools (devtools/: the demo data and `manage.py seed_demo`, the demo account of
@@ -296,12 +296,12 @@ LOGGING = {
     },
 }
 
-# PDF reports (selector.reports): customer link lifetime, render time bound, PDF cache.
+# PDF reports (selector.leads.report): customer link lifetime, render time bound, PDF cache.
 REPORT_LINK_MAX_AGE = env_int("REPORT_LINK_MAX_AGE", 30 * 24 * 3600, minimum=60)
 REPORT_RENDER_TIMEOUT = env_int("REPORT_RENDER_TIMEOUT", 20, minimum=1)
 REPORT_CACHE_SECONDS = env_int("REPORT_CACHE_SECONDS", 30 * 24 * 3600, minimum=60)
 REPORT_PRERENDER = env_bool("REPORT_PRERENDER", True)  # render the PDF when a lead is created
-# The customer's report e-mail (selector.reports.delivery): sent when they give an address,
+# The customer's report e-mail (selector.leads.report.delivery): sent when they give an address,
 # with the PDF attached up to this size (a download link instead above it).
 REPORT_EMAIL_ENABLED = env_bool("REPORT_EMAIL_ENABLED", True)
 REPORT_EMAIL_ATTACH_MAX_BYTES = env_int("REPORT_EMAIL_ATTACH_MAX_BYTES", 5_000_000, minimum=0)

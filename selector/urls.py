@@ -29,7 +29,7 @@ urlpatterns += i18n_patterns(
     path("report/staff/<uuid:public_id>/web/",
          RedirectView.as_view(pattern_name="staff:lead_report_web", permanent=True),
          name="old_staff_report_web"),
-    path("report/", include("selector.reports.urls")),
+    path("report/", include("selector.leads.report.urls")),
     path("staff/", include("selector.staff.urls")),
     # The admin logs in through the staff login view (throttle, messages, MFA).
     path("admin/login/", staff_auth.login, name="admin_login"),

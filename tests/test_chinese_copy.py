@@ -14,12 +14,12 @@ from django.core import mail
 from django.test import Client
 
 from selector.content.models import CompanyProfile
+from selector.core.sharing import share_token
 from selector.domain import Answers
 from selector.leads.models import Lead
+from selector.leads.report.render import pdf_sources, render_pdf_document
+from selector.leads.report.samples import SAMPLE_ANSWERS, sample_report
 from selector.public.errors import error_response
-from selector.reports.render import pdf_sources, render_pdf_document
-from selector.reports.samples import SAMPLE_ANSWERS, sample_report
-from selector.wizard.sharing import share_token
 from tests.glossary_terms import VARIANTS
 from tests.leads.conftest import attach, contact_data, make_session
 from tests.reports.conftest import pdf_text

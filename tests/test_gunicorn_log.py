@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
+from selector.core.sharing import share_token
 from selector.domain import Answers
-from selector.reports import links
-from selector.wizard.sharing import share_token
+from selector.leads.report import links
 from tests.conftest import make_lead
 
 ROOT = Path(__file__).resolve().parent.parent

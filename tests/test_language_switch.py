@@ -6,8 +6,8 @@ import re
 import pytest
 from django.test import Client
 
+from selector.core.sharing import share_token
 from selector.domain import Answers
-from selector.wizard.sharing import share_token
 from tests.leads.conftest import attach, contact_data, make_session
 from tests.wizard.conftest import RULE_CASES, walk
 

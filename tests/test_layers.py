@@ -1,35 +1,12 @@
 """Imports run one way: each app of selector/ imports only from the layers below it.
 
-    domain   the pure-Python decision engine, sizing, catalogue (no Django at all)
-    core     the site's plumbing: i18n, site URL, forms base, explanations, middleware
-    content  what marketing edits: company profile, article blocks, FAQ, catalogue rows
-    planner  the one recommendation snapshot and its presenter (words, diagram)
-    documents  HTML to PDF (WeasyPrint), the report fonts, the URL fetcher that reads
-             only the project's own files; knows nothing of leads
-    wizard | api           the questionnaire; the JSON API (independent of each other)
-    leads    a lead's own rows, its sales notifications, privacy, scoring, duplicates
-    reports  a lead's report: PDF, links, cache, pre-render and e-mail; and the lead's
-             life where the report is part of it (reports.lifecycle: submit, delete, purge)
-    public | staff         the visitor's pages (landing, FAQ, contact, thank-you, errors);
-                           the sales workspace (independent of each other)
+    env < settings < domain < core < content < planner < documents < wizard | api < leads
+        < public | staff < urls
 
-Apps on one line may not import each other. ``selector.settings`` reads only
-``selector.env``; ``selector.urls`` (the URLconf) composes every app.
-
-Why this order (and not the first sketch of issue 16, domain <- core <- content <-
-wizard/public/api <- leads <- reports <- staff):
-
-- planner sits below wizard and api, which show its presenter.
-- documents is lead-agnostic: it turns any HTML the project wrote into a PDF/A with the
-  project's fonts and fetches nothing but the project's static files. It needs only
-  Django's settings and static files; it sits below wizard, api and leads so that any of
-  them can print a document, and it never learns what a lead is.
-- public sits on top, beside staff: its contact and thank-you pages create the lead
-  through reports.lifecycle and link the customer's report; its error pages show the
-  company profile (content).
-- leads knows nothing of reports: a report is made *of* a lead, so reports imports
-  leads; what a lead's creation and deletion mean for its report (pre-render, e-mail,
-  cached PDFs) is called directly by reports.lifecycle, with no hook registry.
+Apps on one line (wizard | api, public | staff) may not import each other. ``selector.settings``
+reads only ``selector.env``; ``selector.urls`` (the URLconf) composes every app. What each
+layer holds and why the order is this one: docs/architecture.md ("Layers"), the one place
+the reasons are written.
 
 Every import counts, also those inside functions, classes and ``if TYPE_CHECKING:``.
 An import inside a function that reaches another app is refused whatever its direction
@@ -59,7 +36,6 @@ LAYERS: list[set[str]] = [
     {"documents"},
     {"wizard", "api"},
     {"leads"},
-    {"reports"},
     {"public", "staff"},
     {"urls", "wsgi"},
 ]
@@ -67,7 +43,7 @@ LEVEL = {name: n for n, names in enumerate(LAYERS) for name in names}
 
 # Function-local imports kept on purpose: (importing file, imported module) -> why.
 LAZY = {
-    ("selector/reports/render.py", "selector.documents.document"):
+    ("selector/leads/report/render.py", "selector.documents.document"):
         "document.py imports WeasyPrint, which takes ~1 s to load: only the PDF worker "
         "pays for it, not every process that imports the report's names",
 }
@@ -77,7 +53,7 @@ LAZY = {
 class Import:
     path: str  # relative to the project, e.g. "selector/leads/services.py"
     line: int
-    target: str  # the imported module, e.g. "selector.reports.tasks"
+    target: str  # the imported module, e.g. "selector.leads.report.tasks"
     function: str | None  # the enclosing function, None at module or class level
     in_ready: bool  # inside an AppConfig.ready()
 
@@ -117,7 +93,7 @@ def imports_in(source: str, path: str) -> list[Import]:
                     targets = [f"{prefix}.{child.module}" if child.module else prefix]
                 else:
                     targets = [child.module or ""]
-                # "from selector.reports import tasks" imports selector.reports.tasks.
+                # "from selector.leads import tasks" imports selector.leads.tasks.
                 if targets[0] in ("selector", *(f"selector.{a}" for a in LEVEL)):
                     targets = [f"{targets[0]}.{alias.name}" for alias in child.names]
             for target in targets:  # targets only from an import statement, which has a line
@@ -204,28 +180,34 @@ def test_lazy_exceptions_still_exist():
 # The check itself can fail: each of these is refused.
 @pytest.mark.parametrize("path,source,expected", [
     ("selector/leads/services.py",
-     "def f():\n    from selector.reports.tasks import schedule_prerender\n",
-     ["leads may not import reports, a layer above it", "import at the top"]),
-    ("selector/leads/delivery.py", "from selector.reports import links\n",
-     ["leads may not import reports"]),
-    ("selector/reports/links.py", "import selector.staff.permissions\n",
-     ["reports may not import staff"]),
+     "def f():\n    from selector.staff.services import lead_assign\n",
+     ["leads may not import staff, a layer above it", "import at the top"]),
+    ("selector/leads/report/links.py", "import selector.staff.permissions\n",
+     ["leads may not import staff"]),
+    ("selector/leads/report/render.py", "from ...public import views\n",
+     ["leads may not import public"]),
+    ("selector/wizard/views.py", "from selector.leads.lifecycle import submit_lead\n",
+     ["wizard may not import leads"]),
     ("selector/wizard/views.py", "from selector.api.views import recommend\n",
+     ["peers and stay independent"]),
+    ("selector/staff/views/lead_page.py", "from selector.public import views\n",
      ["peers and stay independent"]),
     ("selector/core/errors.py", "if True:\n    from selector.content.models import X\n",
      ["core may not import content"]),
+    ("selector/core/sharing.py", "from selector.wizard.models import WizardSession\n",
+     ["core may not import wizard"]),
     ("selector/staff/views/lead_page.py",
-     "def f():\n    from selector.wizard.sharing import share_token\n",
+     "def f():\n    from selector.core.sharing import share_token\n",
      ["import at the top"]),
     ("selector/staff/apps.py",
      "class C:\n    def ready(self):\n        from selector.leads import signals\n",
      ["import at the top"]),
-    ("selector/reports/render.py", "from ..staff import permissions\n",
-     ["reports may not import staff"]),
     ("selector/documents/document.py", "from selector.leads.models import Lead\n",
      ["documents may not import leads"]),
-    ("selector/documents/fonts.py", "from selector.wizard import sharing\n",
+    ("selector/documents/fonts.py", "from selector.wizard import state\n",
      ["documents may not import wizard"]),
+    ("selector/reports/render.py", "from selector.leads.models import Lead\n",
+     ["app not in LAYERS"]),
 ])
 def test_the_check_refuses(path, source, expected):
     found = " | ".join(problems(source, path))
@@ -234,12 +216,16 @@ def test_the_check_refuses(path, source, expected):
 
 
 @pytest.mark.parametrize("path,source", [
-    ("selector/staff/views/lead_page.py", "from selector.reports import views\n"),
-    ("selector/reports/apps.py",
-     "class C:\n    def ready(self):\n        from selector.reports import checks\n"),
-    ("selector/reports/render.py", "def f():\n    from selector.documents.document import X\n"),
-    ("selector/reports/render.py", "from selector.documents.fetcher import asset_url\n"),
-    ("selector/public/contact.py", "from selector.reports.lifecycle import submit_lead\n"),
+    ("selector/staff/views/lead_page.py", "from selector.leads.report import views\n"),
+    ("selector/documents/apps.py",
+     "class C:\n    def ready(self):\n        from selector.documents import checks\n"),
+    ("selector/leads/report/render.py",
+     "def f():\n    from selector.documents.document import X\n"),
+    ("selector/leads/report/render.py", "from selector.documents.fetcher import asset_url\n"),
+    ("selector/leads/contact.py", "from selector.leads.lifecycle import submit_lead\n"),
+    ("selector/leads/contact.py", "from selector.wizard.state import completed_answers\n"),
+    ("selector/wizard/views.py", "from selector.core.sharing import share_token\n"),
+    ("selector/staff/lockout.py", "from selector.core.request import client_ip\n"),
     ("selector/leads/tasks.py", "from . import notify\n"),
 ])
 def test_the_check_accepts(path, source):

@@ -128,7 +128,7 @@ def test_deleting_a_lead_takes_its_wizard_session_and_task_results(content, clie
     lead = _submitted(client)
     public_id = str(lead.public_id)
     mine = [_task(public_id), _task(public_id, status=TaskResultStatus.READY),
-            _task(public_id, path="selector.reports.tasks.prerender_report")]
+            _task(public_id, path="selector.leads.report.tasks.prerender_report")]
     other = _task("00000000-0000-0000-0000-000000000000")
     ws_id = lead.wizard_session_id
     lead_delete(lead=lead)

@@ -1,9 +1,8 @@
-"""Spam protection without a third-party CAPTCHA: the client IP (proxy-aware), a per-IP
+"""Spam protection without a third-party CAPTCHA: a per-IP (selector.core.request.client_ip)
 rate limit of accepted leads on the shared cache, and the signed, single-use form-start
 stamp, bound to the visitor's wizard session, for the minimum fill time."""
 
 import contextlib
-import ipaddress
 import secrets
 import time
 
@@ -12,36 +11,11 @@ from django.core import signing
 from django.core.cache import cache
 from django.http import HttpRequest
 
+from selector.core.request import client_ip
+
 _STARTED_SALT = "selector.leads.contact.started"
 # A contact form older than this is refused as stale (a fresh one is issued).
 FORM_MAX_AGE_SECONDS = 24 * 60 * 60
-
-
-def _ip(value: str) -> str | None:
-    try:
-        return str(ipaddress.ip_address(value.strip()))
-    except ValueError:
-        return None
-
-
-def client_ip(request: HttpRequest) -> str:
-    """The visitor's IP. X-Forwarded-For is believed only when the direct peer
-    (REMOTE_ADDR) is one of settings.TRUSTED_PROXIES; then the right-most address that is
-    not itself a trusted proxy is the client (anything left of it could be forged)."""
-    remote = _ip(request.META.get("REMOTE_ADDR", "")) or "0.0.0.0"  # noqa: S104
-    trusted = {_ip(p) for p in settings.TRUSTED_PROXIES} - {None}
-    if remote not in trusted:
-        return remote
-    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
-    client = remote
-    for part in reversed(forwarded.split(",")):
-        address = _ip(part)
-        if address is None:
-            break  # garbage in the chain: stop at the last hop we could trust
-        client = address
-        if address not in trusted:
-            break
-    return client
 
 
 def _rate_key(request: HttpRequest, scope: str) -> tuple[str, int]:

@@ -3,7 +3,7 @@ task results) and the sales notifications.
 
 What a lead's report adds on creation and deletion (the pre-render, the customer's
 e-mail, the cached PDFs) is the reports layer's: callers create and delete leads through
-``selector.reports.lifecycle`` (submit_lead, delete_lead, purge_leads), which call these.
+``selector.leads.lifecycle`` (submit_lead, delete_lead, purge_leads), which call these.
 """
 
 from __future__ import annotations
@@ -95,7 +95,7 @@ def lead_delete(*, lead: Lead) -> None:
     session (answers, UTM tags, landing URL), the background task results that name it.
     The visitor's browser session then points at nothing: no thank-you page, no report
     link. Its cached PDFs are the reports layer's: delete through
-    ``selector.reports.lifecycle.delete_lead``, which calls this."""
+    ``selector.leads.lifecycle.delete_lead``, which calls this."""
     with transaction.atomic():
         report_number, public_id = lead.report_number, str(lead.public_id)
         wizard_session_id = lead.wizard_session_id

@@ -1,5 +1,5 @@
 """Background deliveries for a lead (Django 6 tasks): sales notifications here; the
-customer's report e-mail (selector.reports.tasks.email_report) uses the same ``deliver``.
+customer's report e-mail (selector.leads.report.tasks.email_report) uses the same ``deliver``.
 
 One task run per (lead, channel), so a failing webhook never re-sends the e-mail. A failed
 attempt is recorded as a ``notification_failed`` LeadEvent and retried with exponential

@@ -1,6 +1,7 @@
 from django.urls import path
 
-from selector.public import contact, views
+from selector.leads import contact
+from selector.public import views
 
 # Mounted inside i18n_patterns (Chinese at /, English under /en/). The landing page is the
 # project's "home" URL (selector/urls.py points it at views.landing).

@@ -27,7 +27,7 @@ from django.utils.translation import pgettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
-from selector.leads.abuse import client_ip
+from selector.core.request import client_ip
 from selector.staff import permissions, tasks
 from selector.staff.access import staff_required
 from selector.staff.forms import ProfileForm

@@ -34,7 +34,7 @@ from django.db.models import F, Max, Sum
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 
-from selector.leads.abuse import client_ip
+from selector.core.request import client_ip
 from selector.staff.models import LoginThrottle
 
 logger = logging.getLogger(__name__)

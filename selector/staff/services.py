@@ -19,6 +19,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from selector.leads import duplicates
+from selector.leads.lifecycle import delete_lead
 from selector.leads.models import (
     DuplicateFlag,
     Lead,
@@ -27,7 +28,6 @@ from selector.leads.models import (
     NextActionKind,
     Status,
 )
-from selector.reports.lifecycle import delete_lead
 from selector.staff import permissions, tasks
 from selector.staff.models import LeadDeletion
 
@@ -234,7 +234,7 @@ def report_hash(report_number: str) -> str:
 
 def lead_delete_on_request(*, lead: Lead, actor, reason: str) -> LeadDeletion:
     """Delete a lead on the customer's request: the row, its events and everything else
-    stored for it (selector.reports.lifecycle.delete_lead, e.g. the cached PDF reports),
+    stored for it (selector.leads.lifecycle.delete_lead, e.g. the cached PDF reports),
     keeping only an anonymous LeadDeletion record. Duplicates merged
     into it are the same customer's submissions: they go too."""
     reason = (reason or "").strip()

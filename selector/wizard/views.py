@@ -21,6 +21,7 @@ from django_htmx.http import push_url
 from selector.content.queries import block, faq_entries
 from selector.core.attribution import visit_source
 from selector.core.explain import FIELD_LABELS, value_label
+from selector.core.sharing import answers_from_token, share_token
 from selector.core.siteurl import absolute
 from selector.domain import Answers, InvalidAnswers
 from selector.planner.services import fresh
@@ -28,7 +29,6 @@ from selector.wizard import services
 from selector.wizard.forms import MAX_RAW_LENGTH
 from selector.wizard.models import WizardSession
 from selector.wizard.presenters import result_context
-from selector.wizard.sharing import answers_from_token, share_token
 from selector.wizard.state import SESSION_KEY, get_wizard_session
 from selector.wizard.steps import (
     ANSWER_FIELDS,

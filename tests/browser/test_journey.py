@@ -26,9 +26,9 @@ from django.core.management import call_command
 from pypdf import PdfReader
 
 from selector.content.models import CompanyProfile
+from selector.core.sharing import share_token
 from selector.domain import Answers
 from selector.leads.models import Lead
-from selector.wizard.sharing import share_token
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -11,12 +11,12 @@ import subprocess
 import pytest
 from django.utils import translation
 
+from selector.core.sharing import share_token
 from selector.domain import Answers
+from selector.leads.report.render import render_pdf_document
+from selector.leads.report.samples import sample_report
 from selector.planner.presenter import present
 from selector.planner.services import fresh
-from selector.reports.render import render_pdf_document
-from selector.reports.samples import sample_report
-from selector.wizard.sharing import share_token
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

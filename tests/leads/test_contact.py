@@ -6,7 +6,7 @@ from django.urls import reverse
 
 from selector.leads.models import Lead, LeadEvent
 from selector.leads.privacy import PRIVACY_NOTICE_VERSION
-from selector.reports.links import read_token
+from selector.leads.report.links import read_token
 from selector.wizard.models import WizardSession
 
 from .conftest import attach, contact_data, make_session, started_token
@@ -229,7 +229,7 @@ def test_the_wizard_session_keeps_no_personal_data(visitor, ws):
 
 
 def test_the_thank_you_page_shows_the_signed_share_link_of_the_result(visitor):
-    from selector.wizard.sharing import answers_from_token
+    from selector.core.sharing import answers_from_token
 
     visitor.post(URL, contact_data(visitor))
     html = visitor.get("/contact/thanks/").content.decode()

@@ -9,7 +9,7 @@ from django.utils import timezone
 from selector.domain import Answers
 from selector.leads import services
 from selector.leads.models import Lead, LeadEvent
-from selector.reports import services as report_services
+from selector.leads.report import services as report_services
 
 from .conftest import ANSWERS, contact_data, make_session
 

@@ -1,7 +1,7 @@
 import pytest
 from django.test import RequestFactory
 
-from selector.leads.abuse import client_ip
+from selector.core.request import client_ip
 from selector.leads.models import Lead
 
 from .conftest import attach, contact_data, make_session

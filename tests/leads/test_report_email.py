@@ -13,8 +13,8 @@ from django.test import override_settings
 
 from selector.content.models import CompanyProfile
 from selector.leads.models import Lead, LeadEvent
-from selector.reports.delivery import report_email_status
-from selector.reports.tasks import email_report
+from selector.leads.report.delivery import report_email_status
+from selector.leads.report.tasks import email_report
 
 from .conftest import contact_data
 

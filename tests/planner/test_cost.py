@@ -11,9 +11,9 @@ from django.core.management import call_command
 
 from selector.content.examples import load_example_prices
 from selector.content.models import PriceList, UnitPrice
+from selector.core.sharing import share_token
 from selector.domain import Answers
 from selector.planner.services import fresh
-from selector.wizard.sharing import share_token
 
 pytestmark = pytest.mark.django_db
 QUERY = {"gpus": 1024, "workload": "training", "budget": "balanced", "determinism": "standard"}

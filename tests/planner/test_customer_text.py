@@ -14,10 +14,10 @@ from django.utils import translation
 from selector.content.models import Part, Switch
 from selector.content.snapshot import current
 from selector.domain import DEFAULT_CATALOGUE, Answers
+from selector.leads.report.render import render_html
+from selector.leads.report.samples import sample_report
 from selector.planner.presenter import present
 from selector.planner.services import fresh
-from selector.reports.render import render_html
-from selector.reports.samples import sample_report
 
 pytestmark = pytest.mark.django_db
 
@@ -85,7 +85,7 @@ def test_a_catalogue_row_without_a_source_cannot_be_saved_in_the_admin(content):
 @pytest.mark.parametrize("language", ["zh-hans", "en"])
 @pytest.mark.parametrize("case", CASES, ids=lambda c: "-".join(f"{v}" for v in c.values()))
 def test_result_pages_show_no_internal_path(client, content, case, language):
-    from selector.wizard.sharing import share_token
+    from selector.core.sharing import share_token
 
     token = share_token(Answers(**case))
     prefix = "" if language == "zh-hans" else "/en"
@@ -114,7 +114,7 @@ def test_the_pdf_and_its_attachment_show_no_internal_path(content, case):
 
     from pypdf import PdfReader
 
-    from selector.reports.render import JSONLD_NAME, render_pdf_document
+    from selector.leads.report.render import JSONLD_NAME, render_pdf_document
     from tests.reports.conftest import pdf_text
 
     pdf = render_pdf_document(sample_report("zh-hans", "roce", answers=Answers(**case)))

@@ -16,12 +16,12 @@ from pypdf import PdfReader
 from selector.content.models import Switch
 from selector.content.snapshot import current
 from selector.domain import Answers, Recommendation
+from selector.leads.report import render as report_render
+from selector.leads.report.render import JSONLD_NAME
+from selector.leads.report.services import cache_key, report_data_for_lead, report_pdf
 from selector.leads.services import lead_create
 from selector.leads.snapshots import lead_recommendation
 from selector.planner.services import fresh
-from selector.reports import render as report_render
-from selector.reports.render import JSONLD_NAME
-from selector.reports.services import cache_key, report_data_for_lead, report_pdf
 from selector.staff.permissions import SALES_GROUP
 from selector.wizard.models import WizardSession
 
@@ -67,7 +67,7 @@ def _change_the_world(monkeypatch):
     Switch.objects.filter(key="nvidia-sn5600").update(is_active=False)
     Switch.objects.filter(key="nvidia-qm9700").update(ports=32, cages=16)
     monkeypatch.setattr("selector.domain.decision.ENGINE_VERSION", "2099.1.1")
-    monkeypatch.setattr("selector.reports.render.ENGINE_VERSION", "2099.1.1")
+    monkeypatch.setattr("selector.leads.report.render.ENGINE_VERSION", "2099.1.1")
 
 
 def test_lead_create_freezes_one_versioned_snapshot(lead):
@@ -122,11 +122,11 @@ def test_a_new_engine_version_re_renders_cached_pdfs(lead, monkeypatch):
         renders.append(1)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr("selector.reports.services.html_to_pdf", counting)
+    monkeypatch.setattr("selector.leads.report.services.html_to_pdf", counting)
     report_pdf(lead, "en")
     report_pdf(lead, "en")
     assert len(renders) == 1  # cached
-    monkeypatch.setattr("selector.reports.render.ENGINE_VERSION", "2099.1.1")
+    monkeypatch.setattr("selector.leads.report.render.ENGINE_VERSION", "2099.1.1")
     after = cache_key(lead, data, report_render.report_version(data))
     assert after != before
     report_pdf(lead, "en")
@@ -158,7 +158,7 @@ def test_the_lead_page_shows_the_plan_once_and_a_plain_title(lead, staff_client)
 
 def test_the_cached_result_markup_follows_comparison_edits(client, content):
     from selector.content.models import ComparisonRow
-    from selector.wizard.sharing import share_token
+    from selector.core.sharing import share_token
 
     url = f"/en/wizard/r/{share_token(ANSWERS)}/"
     assert "Relatively higher" in client.get(url).content.decode()

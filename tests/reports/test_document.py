@@ -13,7 +13,7 @@ from weasyprint import HTML
 
 from selector.documents.document import ReportHTML
 from selector.documents.fetcher import ASSET_BASE_URL
-from selector.reports.render import (
+from selector.leads.report.render import (
     default_fetcher,
     font_config,
     fonts_stylesheet,
@@ -22,7 +22,7 @@ from selector.reports.render import (
     render_html,
     stylesheet,
 )
-from selector.reports.samples import SAMPLE_ANSWERS, sample_report
+from selector.leads.report.samples import SAMPLE_ANSWERS, sample_report
 
 from .conftest import pdf_text, squash
 
@@ -163,7 +163,7 @@ def test_the_garbage_collector_is_back_on_after_a_render_even_a_failed_one(conte
 
 def test_serialising_each_object_once_writes_the_same_bytes(content, monkeypatch):
     from selector.documents import document
-    from selector.reports import render
+    from selector.leads.report import render
 
     html = render_html(sample_report("en", "roce"), web=False)
 

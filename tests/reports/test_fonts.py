@@ -10,8 +10,8 @@ from pypdf.generic import DictionaryObject
 
 from selector.documents import fonts
 from selector.documents.fetcher import FetchRefused, FontFileFetcher
-from selector.reports.render import render_pdf_document
-from selector.reports.samples import sample_report
+from selector.leads.report.render import render_pdf_document
+from selector.leads.report.samples import sample_report
 
 from .conftest import pdf_text, squash
 

@@ -15,7 +15,7 @@ from weasyprint.formatting_structure import boxes
 from selector.documents.document import ReportHTML
 from selector.documents.fetcher import ASSET_BASE_URL
 from selector.domain import Answers
-from selector.reports.render import (
+from selector.leads.report.render import (
     build_context,
     config_markup,
     default_fetcher,
@@ -27,7 +27,7 @@ from selector.reports.render import (
     render_pdf_document,
     stylesheet,
 )
-from selector.reports.samples import SAMPLE_ANSWERS, sample_report
+from selector.leads.report.samples import SAMPLE_ANSWERS, sample_report
 
 from .conftest import pdf_text
 

@@ -17,10 +17,10 @@ from pypdf.generic import IndirectObject
 
 from selector.content.models import CompanyProfile
 from selector.core.qr import qr_png
+from selector.core.sharing import answers_from_token
 from selector.documents.fetcher import StaticOnlyFetcher
-from selector.reports.render import JSONLD_NAME, pdf_sources, render_pdf_document
-from selector.reports.samples import SAMPLE_ANSWERS, sample_report
-from selector.wizard.sharing import answers_from_token
+from selector.leads.report.render import JSONLD_NAME, pdf_sources, render_pdf_document
+from selector.leads.report.samples import SAMPLE_ANSWERS, sample_report
 
 from .conftest import pdf_text, squash
 
@@ -201,7 +201,7 @@ def _content_bottom(page) -> float:
 def test_the_last_page_is_at_least_a_third_full(content, kind, language):
     from selector.documents.document import ReportHTML
     from selector.documents.fetcher import ASSET_BASE_URL
-    from selector.reports.render import (
+    from selector.leads.report.render import (
         default_fetcher,
         font_config,
         fonts_stylesheet,

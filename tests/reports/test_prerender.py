@@ -9,10 +9,10 @@ from django.utils import timezone
 
 from selector.core.logredact import REDACTED, RedactTokens, redact
 from selector.domain import Answers
+from selector.leads.lifecycle import delete_lead, submit_lead
 from selector.leads.models import Lead
-from selector.reports import links, render, services, tasks
-from selector.reports.lifecycle import delete_lead, submit_lead
-from selector.reports.samples import SAMPLE_ANSWERS
+from selector.leads.report import links, render, services, tasks
+from selector.leads.report.samples import SAMPLE_ANSWERS
 from selector.wizard.models import WizardSession
 
 from .conftest import pdf_text, squash

@@ -10,14 +10,14 @@ from pypdf import PdfReader
 
 from selector.content import queries
 from selector.core import explain
-from selector.planner.services import fresh
-from selector.reports.render import (
+from selector.leads.report.render import (
     JSONLD_NAME,
     _safe_json,
     render_html,
     render_pdf_document,
 )
-from selector.reports.samples import sample_report
+from selector.leads.report.samples import sample_report
+from selector.planner.services import fresh
 
 from .conftest import pdf_text, squash
 
@@ -153,7 +153,7 @@ def test_safe_json_cannot_close_the_script_element():
 def test_every_checklist_remark_is_translated(client, content):
     """The Chinese result page prints each value's remark in Chinese (the PDF cites the
     numbered source instead); only the documents' own titles stay as published."""
-    from selector.wizard.sharing import share_token
+    from selector.core.sharing import share_token
 
     data = sample_report("zh-hans", "roce")
     html = client.get(f"/wizard/r/{share_token(data.answers)}/").content.decode()

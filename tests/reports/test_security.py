@@ -9,8 +9,8 @@ from pypdf import PdfReader
 
 from selector.documents import fetcher as fetcher_module
 from selector.documents.fetcher import FetchRefused, StaticOnlyFetcher, asset_url, resolve_asset
-from selector.reports.render import JSONLD_NAME, render_html, render_pdf_document
-from selector.reports.samples import sample_report
+from selector.leads.report.render import JSONLD_NAME, render_html, render_pdf_document
+from selector.leads.report.samples import sample_report
 
 from .conftest import pdf_text, squash
 
@@ -108,7 +108,7 @@ def test_even_raw_markup_cannot_fetch_through_the_renderer(content):
     refuses it and no attachment but ours is embedded."""
     from datetime import datetime
 
-    from selector.reports.render import html_to_pdf
+    from selector.leads.report.render import html_to_pdf
 
     html = ("<html><head>" + PAYLOADS[0] + PAYLOADS[3] +
             '<link rel="stylesheet" href="http://127.0.0.1:9/a.css"></head><body>'

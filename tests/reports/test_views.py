@@ -9,9 +9,9 @@ from django.core import signing
 from django.urls import reverse
 
 from selector.content.models import ComparisonRow
+from selector.documents.checks import check_harfbuzz_subset
 from selector.leads.models import Lead, LeadEvent
-from selector.reports import links, services
-from selector.reports.checks import check_harfbuzz_subset
+from selector.leads.report import links, services
 
 from .conftest import pdf_text, squash
 
@@ -229,7 +229,7 @@ def test_a_slow_render_gives_a_retry_page_and_keeps_the_lead(client, make_lead, 
 
     monkeypatch.setattr(services, "html_to_pdf", slow)
     lead = make_lead(name="保密姓名", company="保密公司")
-    with caplog.at_level(logging.ERROR, logger="selector.reports.services"):
+    with caplog.at_level(logging.ERROR, logger="selector.leads.report.services"):
         response = client.get(links.customer_report_path(lead))
     assert response.status_code == 503
     html = response.content.decode()
@@ -271,7 +271,7 @@ def test_the_startup_check_refuses_without_harfbuzz_subset(monkeypatch):
 def test_head_of_a_report_link_is_not_a_download(client, make_lead):
     lead = make_lead()
     from selector.leads.models import LeadEvent
-    from selector.reports import links
+    from selector.leads.report import links
 
     response = client.head(links.customer_report_path(lead))
     assert response.status_code == 200

@@ -19,7 +19,7 @@ from django.test import Client, override_settings
 from pypdf import PdfReader
 
 from selector.leads.models import Lead
-from selector.reports.services import generate
+from selector.leads.report.services import generate
 from selector.staff.export import is_dangerous, unneutralise_csv
 from selector.staff.permissions import MANAGERS_GROUP
 from selector.staff.roles import ensure_roles

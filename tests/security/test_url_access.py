@@ -126,8 +126,8 @@ def world(db, content):
 
 
 def _url(name: str, lead) -> str:
-    from selector.reports import links
-    from selector.wizard.sharing import share_token
+    from selector.core.sharing import share_token
+    from selector.leads.report import links
 
     kwargs = {
         "wizard:step": {"identifier": "scale"},

@@ -4,7 +4,7 @@ from django.core.exceptions import PermissionDenied
 from django.urls import reverse
 
 from selector.leads.models import Lead, LeadEvent
-from selector.reports import services as report_services
+from selector.leads.report import services as report_services
 from selector.staff import services
 from selector.staff.models import LeadDeletion
 from tests.conftest import make_lead

@@ -5,10 +5,10 @@ import re
 
 from django.test import Client
 
+from selector.core.sharing import share_token
 from selector.domain import Answers, Budget, Determinism, Workload
 from selector.leads.models import Lead
 from selector.wizard.models import WizardSession
-from selector.wizard.sharing import share_token
 from tests.leads.conftest import contact_data
 
 SHARED = Answers(gpus=1024, gpus_per_server=8, workload=Workload.TRAINING,

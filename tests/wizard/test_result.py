@@ -2,9 +2,9 @@ import re
 
 import pytest
 
+from selector.core.sharing import SALT, answers_from_token
 from selector.domain import RULES_BY_ID
 from selector.wizard.models import WizardSession
-from selector.wizard.sharing import SALT, answers_from_token
 
 ROCE = {"gpus": 64, "gpus_per_server": 8, "workload": "training", "throughput_limited": False,
         "budget": "balanced", "determinism": "standard", "nic_speed": 400}
@@ -139,8 +139,8 @@ def test_the_share_token_carries_only_the_answers(result_of):
 def test_the_same_answers_give_the_same_link_and_old_links_still_open(content, client):
     from django.core import signing
 
+    from selector.core.sharing import share_token
     from selector.domain import Answers
-    from selector.wizard.sharing import share_token
     answers = Answers(gpus=64)
     assert share_token(answers) == share_token(Answers(gpus=64))
     assert share_token(answers) != share_token(Answers(gpus=128))

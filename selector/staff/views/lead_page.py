@@ -22,12 +22,13 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from selector.content.queries import company
+from selector.core.sharing import share_token
 from selector.domain import Answers, InvalidAnswers
 from selector.leads import worktime
 from selector.leads.models import DuplicateFlag, Lead, LeadEvent, LostReason, NextActionKind, Status
+from selector.leads.report import views as report_views
 from selector.leads.snapshots import lead_recommendation
 from selector.planner.presenter import present
-from selector.reports import views as report_views
 from selector.staff import permissions, services
 from selector.staff.access import get_lead_for_user, staff_required
 from selector.staff.forms import (
@@ -40,7 +41,6 @@ from selector.staff.forms import (
     NoteForm,
     StatusForm,
 )
-from selector.wizard.sharing import share_token
 
 PIPELINE = [Status.NEW, Status.CONTACTED, Status.QUALIFIED, Status.PROPOSAL, Status.WON,
             Status.LOST]

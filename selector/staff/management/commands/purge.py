@@ -2,7 +2,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand
 
 from selector.core.retention import expired_sessions_purge, task_results_purge
-from selector.reports.lifecycle import purge_leads
+from selector.leads.lifecycle import purge_leads
 from selector.staff import lockout
 from selector.wizard.services import wizard_sessions_purge
 

@@ -36,6 +36,7 @@ from django.utils.translation import gettext as _
 from selector.content import queries, snapshot
 from selector.core.i18n import lang_tag, language_code
 from selector.core.jsonld import dumps
+from selector.core.sharing import share_token
 from selector.core.siteurl import site_url
 from selector.core.templatetags import site_extras
 from selector.documents import fonts
@@ -50,7 +51,6 @@ from selector.domain import ENGINE_VERSION, Answers, Recommendation
 from selector.planner.presenter import FabricView, ViewModel, present
 from selector.planner.services import fresh, snapshot_digest
 from selector.planner.words import watts
-from selector.wizard.sharing import share_token
 
 # Bump when the template, the CSS or the context change in a way that alters the PDF:
 # it is part of every cache key, so old cached PDFs stop being served.

@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from selector.core.i18n import is_english
 from selector.domain import Answers
-from selector.reports.render import ReportData
+from selector.leads.report.render import ReportData
 
 SAMPLE_ANSWERS = {
     # R7: several servers on a budget -> RoCE v2 400G, runner-up InfiniBand.

@@ -4,8 +4,8 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
-from selector.reports.render import render_html, render_pdf_document
-from selector.reports.samples import SAMPLE_ANSWERS, sample_report
+from selector.leads.report.render import render_html, render_pdf_document
+from selector.leads.report.samples import SAMPLE_ANSWERS, sample_report
 
 
 class Command(BaseCommand):

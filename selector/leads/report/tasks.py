@@ -1,8 +1,8 @@
 """A new lead's report, in the background (Django 6 tasks): the pre-render, which puts its
 PDF into the report cache so the customer's first download is served from there, and the
-customer's report e-mail (selector.reports.delivery), which then finds the PDF cached.
+customer's report e-mail (selector.leads.report.delivery), which then finds the PDF cached.
 
-Both are scheduled by ``selector.reports.lifecycle.submit_lead`` after the lead committed.
+Both are scheduled by ``selector.leads.lifecycle.submit_lead`` after the lead committed.
 Nothing here can affect the lead: the tasks only read it; a failed render is logged
 (without personal data) by ``render_pdf_bounded`` and the download renders again on
 demand; the e-mail is retried like the sales notifications (selector.leads.tasks.deliver).
@@ -18,9 +18,9 @@ from django.conf import settings
 from django.tasks import task
 
 from selector.leads.models import Lead, LeadEvent
+from selector.leads.report import delivery
+from selector.leads.report.services import ReportUnavailable, report_pdf
 from selector.leads.tasks import deliver
-from selector.reports import delivery
-from selector.reports.services import ReportUnavailable, report_pdf
 
 logger = logging.getLogger(__name__)
 
@@ -39,7 +39,7 @@ def prerender_report(lead_public_id: str) -> str:
 
 @task
 def email_report(lead_public_id: str, base_url: str, attempt: int = 1) -> str:
-    """Send the customer their report (selector.reports.delivery), with deliver's retries."""
+    """Send the customer their report (selector.leads.report.delivery), with deliver's retries."""
     return deliver(email_report, (lead_public_id, base_url), lead_public_id=lead_public_id,
                    attempt=attempt,
                    send=lambda lead: delivery.send_report_email(lead, base_url=base_url),

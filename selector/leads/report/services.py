@@ -16,11 +16,10 @@ from django.core.exceptions import ImproperlyConfigured
 from django.db import transaction
 
 from selector.core.i18n import language_code
+from selector.documents.checks import harfbuzz_subset_status
 from selector.domain import Answers, InvalidAnswers
 from selector.leads.models import LeadEvent
-from selector.leads.snapshots import lead_recommendation
-from selector.reports.checks import harfbuzz_subset_status
-from selector.reports.render import (
+from selector.leads.report.render import (
     PDF_CONTENT_TYPE,
     ReportData,
     ascii_filename,
@@ -30,6 +29,7 @@ from selector.reports.render import (
     pdf_sources,
     report_version,
 )
+from selector.leads.snapshots import lead_recommendation
 
 logger = logging.getLogger(__name__)
 
@@ -122,7 +122,7 @@ def _remember_key(lead, key: str, seconds: int) -> None:
 
 def delete_cached_reports(lead) -> None:
     """Drop the lead's cached PDFs now and again after commit (in case a download
-    re-cached one meanwhile); selector.reports.lifecycle.delete_lead calls it."""
+    re-cached one meanwhile); selector.leads.lifecycle.delete_lead calls it."""
 
     def drop() -> None:
         index = _index_key(lead)

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from selector.reports import views
+from selector.leads.report import views
 
 app_name = "reports"
 urlpatterns = [

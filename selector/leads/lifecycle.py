@@ -6,7 +6,7 @@ nothing of reports (the layers run one way: leads <- reports, tests/test_layers.
 layer knows both, so it adds the report's part directly, the same way both times:
 
 - ``submit_lead``: ``leads.services.lead_create``, then after commit the report's
-  pre-render and the customer's report e-mail (selector.reports.tasks).
+  pre-render and the customer's report e-mail (selector.leads.report.tasks).
 - ``delete_lead``: the lead's cached PDFs (they carry the customer's name), then
   ``leads.services.lead_delete``; one transaction, so a failure keeps the lead.
 - ``purge_leads``: ``delete_lead`` for every lead past LEAD_RETENTION_DAYS.
@@ -20,8 +20,8 @@ from selector.core.siteurl import site_url as default_site_url
 from selector.domain import Answers
 from selector.leads import services as lead_services
 from selector.leads.models import Lead
-from selector.reports.services import delete_cached_reports
-from selector.reports.tasks import schedule_delivery
+from selector.leads.report.services import delete_cached_reports
+from selector.leads.report.tasks import schedule_delivery
 from selector.wizard.models import WizardSession
 
 

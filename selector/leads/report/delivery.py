@@ -1,5 +1,5 @@
 """The report e-mail to the customer: what the contact page promises ("we send you the
-full report"). Built here, sent by the task worker (``selector.reports.tasks.email_report``
+full report"). Built here, sent by the task worker (``selector.leads.report.tasks.email_report``
 with the retries of ``selector.leads.tasks.deliver``), recorded on the lead's timeline as
 ``report_emailed`` / ``report_email_failed``.
 
@@ -25,12 +25,12 @@ from django.utils.translation import gettext as _
 from selector.content.models import CompanyProfile
 from selector.core.explain import fabric_label
 from selector.core.i18n import lang_tag, language_code
+from selector.core.sharing import share_token
 from selector.domain import Answers, Fabric, InvalidAnswers
 from selector.leads.models import Lead, LeadEvent
-from selector.reports.links import customer_report_path, max_age
-from selector.reports.render import display_filename
-from selector.reports.services import ReportUnavailable, report_pdf
-from selector.wizard.sharing import share_token
+from selector.leads.report.links import customer_report_path, max_age
+from selector.leads.report.render import display_filename
+from selector.leads.report.services import ReportUnavailable, report_pdf
 
 
 @dataclass(frozen=True)

@@ -17,15 +17,15 @@ from django.views.decorators.http import require_safe
 
 from selector.core.i18n import language_code
 from selector.leads.models import Lead
-from selector.reports import links
-from selector.reports.render import (
+from selector.leads.report import links
+from selector.leads.report.render import (
     PDF_CONTENT_TYPE,
     ReportData,
     ascii_filename,
     display_filename,
     render_html,
 )
-from selector.reports.services import (
+from selector.leads.report.services import (
     ReportUnavailable,
     record_download,
     report_data_for_lead,

@@ -16,17 +16,17 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_safe
 
+from selector.core.sharing import share_token
 from selector.core.siteurl import absolute, site_url
 from selector.domain import Answers, InvalidAnswers
 from selector.leads import abuse
 from selector.leads.forms import ContactForm
+from selector.leads.lifecycle import submit_lead
 from selector.leads.models import Lead
 from selector.leads.privacy import PRIVACY_NOTICE_VERSION
-from selector.reports.delivery import report_email_status
-from selector.reports.lifecycle import submit_lead
-from selector.reports.links import customer_report_path
+from selector.leads.report.delivery import report_email_status
+from selector.leads.report.links import customer_report_path
 from selector.wizard.models import WizardSession
-from selector.wizard.sharing import share_token
 from selector.wizard.state import completed_answers, get_wizard_session
 
 logger = logging.getLogger(__name__)
