@@ -38,9 +38,9 @@ def check_harfbuzz_subset(app_configs=None, **kwargs):
         return [checks.Error(
             "WeasyPrint cannot subset fonts with HarfBuzz: PDF reports would take seconds "
             "instead of a fraction of a second.",
-            hint=HINT, id="reports.E001")]
+            hint=HINT, id="documents.E001")]
     if status is None:
         return [checks.Info(
             "Could not detect whether WeasyPrint subsets fonts with HarfBuzz; check skipped.",
-            id="reports.I001")]
+            id="documents.I001")]
     return []

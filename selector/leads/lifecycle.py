@@ -1,9 +1,9 @@
-"""A lead's life where it touches its report: the one place that creates and deletes
-leads for callers (the contact page, the staff workspace, the retention purge).
+"""A lead's life: the one place that creates and deletes leads for callers (the contact
+page, the staff workspace, the retention purge).
 
-selector.leads writes the lead's own rows and schedules the sales notifications; it knows
-nothing of reports (the layers run one way: leads <- reports, tests/test_layers.py). This
-layer knows both, so it adds the report's part directly, the same way both times:
+``leads.services`` writes the lead's own rows and schedules the sales notifications; the
+lead's report (``leads.report``) is built from those rows. This module adds the report's
+part of a creation and a deletion directly, the same way both times:
 
 - ``submit_lead``: ``leads.services.lead_create``, then after commit the report's
   pre-render and the customer's report e-mail (selector.leads.report.tasks).

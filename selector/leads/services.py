@@ -2,7 +2,7 @@
 task results) and the sales notifications.
 
 What a lead's report adds on creation and deletion (the pre-render, the customer's
-e-mail, the cached PDFs) is the reports layer's: callers create and delete leads through
+e-mail, the cached PDFs) is ``leads.report``'s: callers create and delete leads through
 ``selector.leads.lifecycle`` (submit_lead, delete_lead, purge_leads), which call these.
 """
 
@@ -94,7 +94,7 @@ def lead_delete(*, lead: Lead) -> None:
     """Delete a lead and what this app stored about it: its events (cascade), its wizard
     session (answers, UTM tags, landing URL), the background task results that name it.
     The visitor's browser session then points at nothing: no thank-you page, no report
-    link. Its cached PDFs are the reports layer's: delete through
+    link. Its cached PDFs are ``leads.report``'s: delete through
     ``selector.leads.lifecycle.delete_lead``, which calls this."""
     with transaction.atomic():
         report_number, public_id = lead.report_number, str(lead.public_id)

@@ -260,10 +260,10 @@ def test_the_startup_check_refuses_without_harfbuzz_subset(monkeypatch):
     assert check_harfbuzz_subset() == []
     monkeypatch.setattr(ffi, "harfbuzz_subset", None)
     errors = check_harfbuzz_subset()
-    assert [e.id for e in errors] == ["reports.E001"]
+    assert [e.id for e in errors] == ["documents.E001"]
     assert "libharfbuzz-subset0" in errors[0].hint
     monkeypatch.delattr(ffi, "harfbuzz_subset")
-    assert [e.id for e in check_harfbuzz_subset()] == ["reports.I001"]
+    assert [e.id for e in check_harfbuzz_subset()] == ["documents.I001"]
 
 
 

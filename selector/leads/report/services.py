@@ -73,7 +73,7 @@ def render_pdf_bounded(data: ReportData, *, timeout: float | None = None,
     thread; only WeasyPrint runs in the worker. ``ref`` identifies the report in logs
     (never the customer's name or company)."""
     if harfbuzz_subset_status() is False:
-        raise ImproperlyConfigured("WeasyPrint lacks HarfBuzz subsetting (check reports.E001)")
+        raise ImproperlyConfigured("WeasyPrint lacks HarfBuzz subsetting (check documents.E001)")
     timeout = render_timeout() if timeout is None else timeout
     try:
         html, attachment = pdf_sources(data)
