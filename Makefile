@@ -11,9 +11,11 @@ PYTHON ?= $(shell command -v python3.13 || ls -d $$HOME/.pyenv/versions/3.13*/bi
 # fonts, Chromium for the browser tests, gettext for translations, poppler for PDF previews,
 # Redis for the shared cache of `make serve-prod`, HAProxy for `make scale-test`.
 DEB_PACKAGES := libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-noto-cjk chromium gettext poppler-utils redis-server haproxy
-# Tests only: LibreOffice Calc (headless) opens the staff exports as a spreadsheet user
-# would (tests/staff/test_export_spreadsheet.py); about 260 MB, no GUI.
-DEV_DEB_PACKAGES := libreoffice-calc-nogui
+# Tests only: PostgreSQL's server, for the throw-away cluster `make test` and `make load` run
+# on (devtools/pgcluster.py; nothing needs to be running); LibreOffice Calc (headless) opens
+# the staff exports as a spreadsheet user would (tests/staff/test_export_spreadsheet.py);
+# about 260 MB, no GUI.
+DEV_DEB_PACKAGES := postgresql libreoffice-calc-nogui
 PO_FILES := $(shell find selector -path '*/LC_MESSAGES/*' -name django.po)
 MO_FILES := $(PO_FILES:.po=.mo)
 
@@ -21,7 +23,7 @@ MO_FILES := $(PO_FILES:.po=.mo)
 
 help:
 	@echo "make run    - install, migrate, load content, serve on http://127.0.0.1:$(PORT)/"
-	@echo "make test   - install with dev tools and run the whole test suite"
+	@echo "make test   - install with dev tools and run the whole test suite (PostgreSQL)"
 	@echo "make bench  - print the benchmark figures"
 	@echo "make serve-prod - gunicorn + task worker with production settings on PostgreSQL"
 	@echo "make scale-test - two app servers behind HAProxy: shared state and fail-over"
@@ -70,8 +72,15 @@ run: install
 	@echo "Serving on http://127.0.0.1:$(PORT)/  (staff: http://127.0.0.1:$(PORT)/staff/)"
 	$(PY) manage.py runserver 127.0.0.1:$(PORT)
 
+# The whole suite on PostgreSQL: the database DATABASE_URL names, or without it a private
+# throw-away cluster (devtools/pgcluster.py: started, used, removed). Then the smoke set on
+# SQLite, `make run`'s embedded database (tests/test_smoke.py).
 test: install-dev
-	$(PY) -m pytest $(PYTEST_ARGS)
+	@if [ -n "$$DATABASE_URL" ]; then $(PY) -m pytest $(PYTEST_ARGS); \
+	else $(PY) -m devtools.pgcluster -- $(PY) -m pytest $(PYTEST_ARGS); fi
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
+	  env -u TEST_DATABASE_NAME DATABASE_URL=sqlite:///$$tmp/smoke.sqlite3 \
+	  SMOKE_DATABASE_VENDOR=sqlite $(PY) -m pytest -q tests/test_smoke.py
 
 serve-prod: install
 	deploy/serve-prod.sh

@@ -12,9 +12,12 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 from django.core.cache import cache
 from django.core.management import call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from hypothesis import HealthCheck, settings
 
+from selector.content import snapshot
 from selector.domain import Answers, Budget, Determinism, Workload, decide
 from selector.leads.models import Lead, LeadEvent
 
@@ -39,6 +42,16 @@ def clear_cache():
     cache.clear()
     yield cache
     cache.clear()
+
+
+def content_stamp_sql() -> list[str]:
+    """The queries one check of the content snapshot runs (selector.content.snapshot): one
+    digest on PostgreSQL, one read per content table on SQLite. A page that asks for the
+    content once runs exactly these."""
+    snapshot.current()  # the content of the current rows, kept
+    with CaptureQueriesContext(connection) as queries:
+        snapshot.current()
+    return [q["sql"] for q in queries]
 
 
 _numbers = itertools.count(1)

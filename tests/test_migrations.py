@@ -6,13 +6,10 @@ in its model's Meta, and each app's migrations build exactly what the models dec
   that building the same models straight from their Meta gives, name for name and
   definition for definition. An index added with raw SQL in a migration, or one a model
   declares but no migration builds, fails here.
-- SQLite (`make run`): the migrations run from nothing, and the PostgreSQL-only indexes
-  (trigram GIN, operator classes) leave no trace there."""
+- SQLite (`make run`): tests/test_smoke.py, on the SQLite database `make test` migrates
+  from nothing."""
 
-import os
 import re
-import subprocess
-import sys
 from io import StringIO
 from pathlib import Path
 
@@ -84,25 +81,6 @@ def test_the_migrated_tables_have_exactly_the_indexes_the_models_declare():
     with connection.cursor() as cursor:
         cursor.execute("SELECT reloptions FROM pg_class WHERE oid = 'public.leads_lead'::regclass")
         assert "toast_tuple_target=256" in cursor.fetchone()[0]
-
-
-def test_the_migrations_run_on_sqlite_from_nothing(tmp_path):
-    """`make run`'s embedded database: every migration applies, the PostgreSQL-only
-    indexes are not there and the others are."""
-    database = tmp_path / "fresh.sqlite3"
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{database}", "DEBUG": "1",
-           "DJANGO_SETTINGS_MODULE": "selector.settings"}
-    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
-                   cwd=ROOT, env=env, check=True, timeout=300)
-    import sqlite3
-
-    with sqlite3.connect(database) as db:
-        names = {row[0] for row in db.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'index' "
-            "AND tbl_name IN ('leads_lead', 'wizard_wizardsession')")}
-    assert not names & POSTGRES_ONLY
-    assert {"lead_created_cover_idx", "wizsession_created_cover_idx",
-            "lead_stale_idx"} <= names
 
 
 def _statistics_targets() -> set[tuple[str, int, int]]:
