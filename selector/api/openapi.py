@@ -1,5 +1,6 @@
 """The OpenAPI 3.1 description of the public API, built from the same limits the forms use."""
 
+from selector.core.forms import FALSE_VALUES, TRUE_VALUES
 from selector.domain import (
     DEFAULT_DISTANCE,
     DISTANCES,
@@ -23,10 +24,13 @@ def _int(name, lo, hi, required, description, default=None):
             "schema": schema}
 
 
-def _enum(name, values, required, description, default=None):
+def _enum(name, values, required, description, default=None, case_insensitive=False):
     schema = {"type": "string", "enum": [str(v) for v in values]}
     if default is not None:
         schema["default"] = default
+    if case_insensitive:  # an annotation for readers and tests/api/test_openapi.py
+        schema["x-case-insensitive"] = True
+        description += " (case and surrounding spaces are ignored)"
     return {"name": name, "in": "query", "required": required, "description": description,
             "schema": schema}
 
@@ -58,9 +62,17 @@ SWITCH = {"type": "object", "properties": {
     "port_speed_gbps": {"type": "integer", "description": "Native port speed"},
     "breakout": {"type": "array", "items": {"type": "object", "properties": {
         "speed_gbps": {"type": "integer"}, "ports": {"type": "integer"}}}},
+    "cages": {"type": "integer", "description": "Physical port cages (an OSFP cage of an "
+              "800G switch carries two 400G ports on some models)"},
     "power_w": {"type": ["integer", "null"], "description": "Datasheet maximum; null where "
                                                               "no document we read gives it"},
+    "family": {"type": "string", "description": "Tuning family (the configuration syntax)"},
+    "vendor_key": {"type": "string", "description": "The vendor as the vendor parameter "
+                   "names it"},
+    "priority": {"type": "integer", "description": "Catalogue order among equal picks"},
     "source": SOURCE,
+    "sources": {"type": "array", "items": SOURCE,
+                "description": "Every document the figures come from; source is the first"},
     "speed_gbps": {"type": "integer", "description": "= port_speed_gbps (first release)"},
     "radix": {"type": "integer", "description": "= ports (first release)"}}}
 BOM_LINE = {"type": "object", "properties": {
@@ -74,13 +86,20 @@ COST = {"type": ["object", "null"], "description": "Indicative CAPEX at the comp
             "currency": {"type": "string"}, "amount": {"type": "string"},
             "as_of": {"type": "string"}, "is_example": {"type": "boolean"}}}
 PLAN_PROPERTIES = {
+    "fabric": {"type": "string", "enum": ["roce-v2-400g", "roce-v2-800g", "infiniband"]},
     "planes": {"type": "integer"},
     "design": {"type": "string", "enum": ["single-switch", "switch-per-plane", "two-tier",
                                           "three-tier"]},
     "gpu_link_gbps": {"type": ["integer", "null"], "description": "Each GPU's NIC speed"},
     "port_gbps": {"type": "integer", "description": "Switch-port speed of a GPU link (400 for "
                                                    "an 800G NIC on Ethernet: two ports)"},
+    "ports_per_nic": {"type": "integer", "description": "Switch ports one NIC takes (2 for "
+                      "an 800G NIC on Ethernet)"},
     "uplink_gbps": {"type": ["integer", "null"]},
+    "speed_gbps": {"type": "integer", "description": "= uplink_gbps (first release)"},
+    "distance": {"type": "string", "enum": list(DISTANCES), "description": "The distance "
+                 "class the optics and cables are chosen for"},
+    "reach_m": {"type": "integer", "description": "The longest link of that class, metres"},
     "switch": {"oneOf": [SWITCH, {"type": "null"}]},
     "bom": {"type": "array", "items": BOM_LINE},
     "modules": {"type": "integer"}, "cables": {"type": "integer"},
@@ -90,8 +109,12 @@ PLAN_PROPERTIES = {
     "cost": COST,
     "notes": {"type": "array", "items": {"type": "object"}},
 }
+FABRIC_ERROR = {"type": ["object", "null"], "description": "Why there is no fabric plan: "
+                "too_large (with max_gpus) or no_switch", "properties": {
+                    "code": {"type": "string", "enum": ["too_large", "no_switch"]},
+                    "max_gpus": {"type": ["integer", "null"]}, "message": {"type": "string"}}}
 SIZE_PROPERTIES = {
-    "tiers": {"type": "integer", "enum": [2, 3]},
+    "tiers": {"type": "integer", "enum": [1, 2, 3], "description": "1: a single switch"},
     "leaf": {"type": "integer"}, "spine": {"type": "integer"}, "core": {"type": "integer"},
     "switches": {"type": "integer"},
     "links": {"type": "object", "properties": {
@@ -99,6 +122,18 @@ SIZE_PROPERTIES = {
         "spine_core": {"type": "integer"}}},
     "transceiver_ends": {"type": "integer",
                          "description": "Both ends of every link, NIC end included."},
+    "radix": {"type": "integer", "description": "Switch ports at the fabric's speed"},
+    "oversubscription": {"type": "integer", "description": "Leaf oversubscription r (r:1)"},
+    "leaf_down": {"type": "integer", "description": "Ports per leaf towards the GPUs"},
+    "leaf_up": {"type": "integer", "description": "Ports per leaf towards the spines"},
+    "servers": {"type": "integer"}, "rails": {"type": "integer"},
+    "gpus": {"type": "integer"}, "gpus_per_server": {"type": "integer"},
+    "leaf_groups": {"type": "array", "description": "Leaves with the same port use",
+                    "items": {"type": "object", "properties": {
+                        "count": {"type": "integer"}, "down": {"type": "integer"},
+                        "up": {"type": "integer"}}}},
+    "gpu_gbps": {"type": "integer", "description": "GPU link speed the size is for (0: the "
+                 "textbook fat-tree, no speed)"},
 }
 
 
@@ -123,8 +158,10 @@ def openapi_document(server_url: str) -> dict:
                     _enum("workload", Workload, True, "Workload"),
                     _enum("budget", Budget, True, "Budget"),
                     _enum("determinism", Determinism, True, "Determinism requirement"),
-                    _enum("throughput_limited", ["true", "false"], False,
-                          "Is training throughput limited today?", "false"),
+                    _enum("throughput_limited", ["true", "false", *sorted(
+                        (TRUE_VALUES | FALSE_VALUES) - {"true", "false"})], False,
+                          "Is training throughput limited today?", "false",
+                          case_insensitive=True),
                     *HARDWARE_PARAMETERS,
                     _int("cable_m", 1, 2000, False, "Deprecated (first release): the longest "
                          "cable in metres; picks the smallest distance that covers it"),
@@ -163,31 +200,60 @@ def openapi_document(server_url: str) -> dict:
             "Errors": {"type": "object", "required": ["errors"], "properties": {
                 "errors": {"type": "object", "additionalProperties": {
                     "type": "array", "items": {"type": "string"}}}}},
-            "FabricSize": {"type": "object", "required": list(SIZE_PROPERTIES),
+            "FabricSize": {"type": "object", "required": [
+                "tiers", "leaf", "spine", "core", "switches", "links", "transceiver_ends"],
                            "properties": {**SIZE_PROPERTIES, **PLAN_PROPERTIES}},
             "Tuning": {"type": "object", "properties": {
                 "family": {"type": "string"},
+                "os": {"type": "string", "description": "The switch operating system the "
+                       "configuration lines are written for"},
                 "speed_gbps": {"type": "integer",
                                "description": "The GPU links' port speed the values are for"},
                 "cable_m": {"type": "integer"},
                 "pfc_priority": {"type": "integer"}, "roce_dscp": {"type": "integer"},
-                "cnp_dscp": {"type": "integer"}, "roce_udp_port": {"type": "integer"},
+                "cnp_dscp": {"type": "integer"}, "cnp_priority": {"type": "integer"},
+                "roce_udp_port": {"type": "integer"},
                 "ecn": {"type": "object", "properties": {
                     "min_bytes": {"type": "integer"}, "max_bytes": {"type": "integer"},
                     "probability": {"type": "integer"}}},
+                "ecn_min_bytes": {"type": "integer", "description": "= ecn.min_bytes"},
+                "ecn_max_bytes": {"type": "integer", "description": "= ecn.max_bytes"},
+                "ecn_probability_pct": {"type": "integer", "description": "= ecn.probability"},
                 "headroom": {"type": "string", "enum": ["switch", "table"]},
                 "pfc_headroom_bytes": {"type": ["integer", "null"]},
+                "headroom_cable": {"type": "string", "description": "The cable length of the "
+                                   "headroom table row used (headroom: table)"},
+                "pfc_watchdog": {"type": "boolean"},
+                "watchdog": {"type": "object", "properties": {
+                    "detect_ms": {"type": "integer"}, "restore_ms": {"type": "integer"},
+                    "action": {"type": "string"}}},
                 "adaptive_routing": {"type": "boolean"},
+                "ar_condition": {"type": "string", "description": "What adaptive routing "
+                                 "needs or lacks here"},
+                "citations": {"type": "object", "description": "The documents behind each "
+                              "value, by value name", "additionalProperties": {
+                                  "type": "array", "items": {"$ref": "#/components/schemas/"
+                                                                     "Citation"}}},
                 "config": {"type": "array", "items": {"type": "object", "properties": {
-                    "text": {"type": "string"}, "citation": {"type": ["object", "null"]}}}},
+                    "text": {"type": "string"}, "citation": {"oneOf": [
+                        {"$ref": "#/components/schemas/Citation"}, {"type": "null"}]}}}},
                 "warnings": {"type": "array", "items": {"type": "object"}}}},
+            "Citation": {"type": "object", "properties": {
+                "source": SOURCE, "remark": {"type": "string"}}},
             "Recommendation": {"type": "object", "required": [
                 "recommendation", "rule", "servers", "reasons", "runner_up", "what_if",
                 "fabric", "tuning", "engine_version"], "properties": {
                 "recommendation": {"type": "string", "enum": [f.value for f in Fabric]},
+                "recommendation_label": {"type": "string"},
                 "rule": {"type": "string", "pattern": "^R[1-7]$"},
+                "rule_title": {"type": "string"},
+                "seed_quote": {"type": "string", "description": "The sentence of the "
+                               "company's article the rule follows"},
                 "servers": {"type": "integer"},
                 "reasons": {"type": "array", "items": {"type": "string"}},
+                "reason_keys": {"type": "array", "description": "The reasons, machine-readable",
+                                "items": {"type": "object", "properties": {
+                                    "key": {"type": "string"}, "params": {"type": "object"}}}},
                 "runner_up": {"type": "string", "enum": [f.value for f in Fabric]},
                 "what_if": {"type": "array", "items": {"type": "object", "properties": {
                     "field": {"type": "string"}, "value": {},
@@ -197,10 +263,12 @@ def openapi_document(server_url: str) -> dict:
                                      {"type": "null"}]},
                 "runner_up_fabric": {"oneOf": [{"$ref": "#/components/schemas/FabricSize"},
                                                {"type": "null"}]},
-                "fabric_error": {"type": ["object", "null"], "description": "Why there is no "
-                                 "fabric (too_large with max_gpus, no_switch)"},
+                "fabric_error": FABRIC_ERROR,
+                "runner_up_fabric_error": FABRIC_ERROR,
                 "tuning": {"oneOf": [{"$ref": "#/components/schemas/Tuning"},
                                      {"type": "null"}]},
+                "answers": {"type": "object", "description": "The answers as the engine "
+                            "read them, defaults filled in"},
                 "catalogue_version": {"type": "string"},
                 "engine_version": {"type": "string"},
             }},

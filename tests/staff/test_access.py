@@ -164,11 +164,18 @@ def test_it_404s_for_an_unknown_lead_for_managers_too(client, manager):
     assert response.status_code == 404
 
 
-def test_inactive_members_are_outsiders(client, db):
+def test_inactive_members_are_signed_out(client, db):
+    """A deactivated account's session no longer authenticates (Django's ModelBackend
+    refuses inactive users): the workspace sends it to the log-in page, showing nothing."""
+    make_lead(name="秘密客户")
     user = make_user("gone", "sales", is_active=False)
     client.force_login(user)
-    response = client.get(reverse("staff:lead_list"))
-    assert response.status_code in (302, 404)
+    url = reverse("staff:lead_list")
+    response = client.get(url)
+    assert response.status_code == 302
+    assert response["Location"] == f"/staff/login/?next={url}"
+    assert "秘密客户".encode() not in response.content
+    assert not response.wsgi_request.user.is_authenticated
 
 
 def test_the_english_workspace_is_under_en(client, sales):

@@ -20,14 +20,19 @@ def names(response):
     return [lead.name for lead in response.context["page"].object_list]
 
 
-def test_zero_results_say_so_with_a_clear_filters_link(client, sales):
+@pytest.mark.parametrize(("prefix", "text", "other"), [
+    ("", "没有符合筛选条件的线索", "No leads match these filters."),
+    ("/en", "No leads match these filters.", "没有符合筛选条件的线索"),
+])
+def test_zero_results_say_so_with_a_clear_filters_link(client, sales, prefix, text, other):
     make_lead(name="Alice")
-    page = login(client, sales).get(LIST, {"q": "nobody-like-this"}).content.decode()
-    assert "没有符合筛选条件的线索" in page or "No leads match these filters." in page
-    assert 'class="empty-state"' in page
-    assert f'href="{LIST}"' in page.split('class="empty-state"')[1]
-    partial = client.get(LIST, {"q": "nobody-like-this"}, headers={"HX-Request": "true"})
-    assert b"empty-state" in partial.content
+    url = prefix + LIST
+    page = login(client, sales).get(url, {"q": "nobody-like-this"}).content.decode()
+    empty = page.split('class="empty-state"')[1]
+    assert text in empty and other not in page and "Alice" not in page
+    assert f'href="{url}"' in empty
+    partial = client.get(url, {"q": "nobody-like-this"}, headers={"HX-Request": "true"})
+    assert b"empty-state" in partial.content and text.encode() in partial.content
 
 
 @pytest.mark.parametrize("sort,expected", [
