@@ -1,9 +1,9 @@
 #!/usr/bin/env python
 """PDF worker memory over many consecutive renders (`make pdf-soak`, issue 8).
 
-Renders the sample report RENDERS times through the same bounded worker the download view
-uses (selector.leads.report.services.render_pdf_bounded), and prints the process RSS every
-STEP renders. Pass: the RSS growth over the second half of the run stays under
+Renders the sample report RENDERS times through the renderer the download uses
+(selector.leads.report.render.render_pdf_document, on selector.documents), and prints the
+process RSS every STEP renders. Pass: the RSS growth over the second half of the run stays under
 MAX_GROWTH_MB (after warm-up the caches are full, so steady growth would be a leak)."""
 
 import gc
@@ -40,15 +40,15 @@ def main() -> int:
     old = setup_databases(verbosity=0, interactive=False)
     try:
         call_command("load_content", force=True, verbosity=0)
+        from selector.leads.report.render import render_pdf_document
         from selector.leads.report.samples import sample_report
-        from selector.leads.report.services import render_pdf_bounded
 
         samples = [sample_report(lang, kind) for lang in ("zh-hans", "en")
                    for kind in ("roce", "infiniband")]
         readings = []
         started = time.perf_counter()
         for i in range(1, RENDERS + 1):
-            render_pdf_bounded(samples[i % len(samples)], timeout=60, ref="soak")
+            render_pdf_document(samples[i % len(samples)])
             if i % STEP == 0:
                 gc.collect()
                 readings.append((i, rss_mb()))

@@ -42,11 +42,7 @@ LAYERS: list[set[str]] = [
 LEVEL = {name: n for n, names in enumerate(LAYERS) for name in names}
 
 # Function-local imports kept on purpose: (importing file, imported module) -> why.
-LAZY = {
-    ("selector/leads/report/render.py", "selector.documents.document"):
-        "document.py imports WeasyPrint, which takes ~1 s to load: only the PDF worker "
-        "pays for it, not every process that imports the report's names",
-}
+LAZY: dict[tuple[str, str], str] = {}
 
 
 @dataclass(frozen=True)
@@ -219,8 +215,6 @@ def test_the_check_refuses(path, source, expected):
     ("selector/staff/views/lead_page.py", "from selector.leads.report import views\n"),
     ("selector/documents/apps.py",
      "class C:\n    def ready(self):\n        from selector.documents import checks\n"),
-    ("selector/leads/report/render.py",
-     "def f():\n    from selector.documents.document import X\n"),
     ("selector/leads/report/render.py", "from selector.documents.fetcher import asset_url\n"),
     ("selector/leads/contact.py", "from selector.leads.lifecycle import submit_lead\n"),
     ("selector/leads/contact.py", "from selector.wizard.state import completed_answers\n"),

@@ -12,20 +12,15 @@ import pytest
 from django.utils import translation
 from weasyprint.formatting_structure import boxes
 
-from selector.documents.document import ReportHTML
-from selector.documents.fetcher import ASSET_BASE_URL
+from selector.documents.document import render
 from selector.domain import Answers
 from selector.leads.report.render import (
     build_context,
     config_markup,
-    default_fetcher,
-    font_config,
-    fonts_stylesheet,
-    page_css,
     pdf_sources,
     render_html,
     render_pdf_document,
-    stylesheet,
+    stylesheets,
 )
 from selector.leads.report.samples import SAMPLE_ANSWERS, sample_report
 
@@ -126,9 +121,7 @@ def test_the_web_report_breaks_the_port_list_with_wbr_and_no_character(content):
 
 def _layout(data):
     html, _attachment = pdf_sources(data)
-    return ReportHTML(html, base_url=ASSET_BASE_URL, url_fetcher=default_fetcher()).render(
-        font_config=font_config(),
-        stylesheets=[fonts_stylesheet(), stylesheet(), page_css(data.language_code)])
+    return render(html, stylesheets=stylesheets(data.language_code))
 
 
 def _descendants(box):

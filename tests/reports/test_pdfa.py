@@ -199,21 +199,11 @@ def _content_bottom(page) -> float:
 @pytest.mark.parametrize("kind", sorted(SAMPLE_ANSWERS))
 @pytest.mark.parametrize("language", ["zh-hans", "en"])
 def test_the_last_page_is_at_least_a_third_full(content, kind, language):
-    from selector.documents.document import ReportHTML
-    from selector.documents.fetcher import ASSET_BASE_URL
-    from selector.leads.report.render import (
-        default_fetcher,
-        font_config,
-        fonts_stylesheet,
-        page_css,
-        pdf_sources,
-        stylesheet,
-    )
+    from selector.documents.document import render
+    from selector.leads.report.render import pdf_sources, stylesheets
 
     html, _attachment = pdf_sources(sample_report(language, kind))
-    document = ReportHTML(html, base_url=ASSET_BASE_URL, url_fetcher=default_fetcher()).render(
-        font_config=font_config(), stylesheets=[fonts_stylesheet(), stylesheet(),
-                                                page_css(language)])
+    document = render(html, stylesheets=stylesheets(language))
     last = document.pages[-1]._page_box
     top = last.content_box_y()
     usable = last.height

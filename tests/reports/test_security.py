@@ -3,6 +3,7 @@ literally; the fetcher serves only the project's static files."""
 
 import os
 from io import BytesIO
+from urllib.request import Request
 
 import pytest
 from pypdf import PdfReader
@@ -97,9 +98,18 @@ def test_the_fetcher_refuses_symlinks_out_of_the_static_tree(tmp_path, monkeypat
         resolve_asset(asset_url("img/leak.svg"))
 
 
-def test_the_fetcher_cannot_open_urls_at_all():
-    # No urllib handlers are installed: even a direct open() has nothing to open with.
-    assert StaticOnlyFetcher().handlers == []
+@pytest.mark.parametrize("url", ["file:///etc/passwd", "http://127.0.0.1:9/a.css",
+                                 "https://example.com/", "data:text/plain,secret",
+                                 "ftp://127.0.0.1/x"])
+def test_the_fetcher_cannot_open_urls_at_all(url):
+    # WeasyPrint's own fetching (URLFetcher.fetch, urllib's open) is never reached: every
+    # way in ends in FetchRefused.
+    fetcher = StaticOnlyFetcher()
+    for way_in in (fetcher.fetch, fetcher.open, fetcher):
+        with pytest.raises(FetchRefused):
+            way_in(url)
+    with pytest.raises(FetchRefused):
+        fetcher.open(Request(url))
 
 
 @pytest.mark.django_db

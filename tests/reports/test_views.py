@@ -255,17 +255,20 @@ def test_a_failing_render_is_logged_without_personal_data(make_lead, monkeypatch
 
 
 def test_the_startup_check_refuses_without_harfbuzz_subset(monkeypatch):
-    from weasyprint.text import ffi
+    from selector.documents import fonts
 
     assert check_harfbuzz_subset() == []
-    monkeypatch.setattr(ffi, "harfbuzz_subset", None)
-    errors = check_harfbuzz_subset()
-    assert [e.id for e in errors] == ["documents.E001"]
-    assert "libharfbuzz-subset0" in errors[0].hint
-    monkeypatch.delattr(ffi, "harfbuzz_subset")
-    assert [e.id for e in check_harfbuzz_subset()] == ["documents.I001"]
-
-
+    monkeypatch.setattr(fonts, "HARFBUZZ_SUBSET_LIBRARIES", ("libno-such-harfbuzz.so.0",))
+    fonts._harfbuzz_subset.cache_clear()
+    try:
+        errors = check_harfbuzz_subset()
+        assert [e.id for e in errors] == ["documents.E001"]
+        assert "libharfbuzz-subset0" in errors[0].hint
+    finally:
+        monkeypatch.undo()
+        fonts._harfbuzz_subset.cache_clear()
+    monkeypatch.setattr(fonts, "HARFBUZZ_MINIMUM", (999, 0, 0))  # too old a HarfBuzz
+    assert [e.id for e in check_harfbuzz_subset()] == ["documents.E001"]
 
 
 def test_head_of_a_report_link_is_not_a_download(client, make_lead):

@@ -6,25 +6,19 @@ benchmarked on its own. Everything engineering comes from the recommendation it 
 (``selector.planner.presenter``), so the report shows exactly what the staff page and the
 JSON-LD show for that lead, whatever the engine or the catalogue became since.
 
-Speed: WeasyPrint is slow to start, so the font configuration, the parsed print CSS, the
-URL fetcher and the image cache are built once per process and reused.
+The PDF itself is made by ``selector.documents`` (WeasyPrint through its public API, the
+report fonts, the fetcher that reads only the project's static files).
 """
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import json
-import logging
 import re
-import threading
 from collections.abc import Iterable
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date, datetime, time
-from functools import lru_cache
 
-from django.contrib.staticfiles import finders
 from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.urls import reverse
@@ -39,14 +33,9 @@ from selector.core.jsonld import dumps
 from selector.core.sharing import share_token
 from selector.core.siteurl import site_url
 from selector.core.templatetags import site_extras
-from selector.documents import fonts
-from selector.documents.fetcher import (
-    ASSET_BASE_URL,
-    FontFileFetcher,
-    StaticOnlyFetcher,
-    asset_url,
-    generated_url,
-)
+from selector.documents import document
+from selector.documents.document import FileAttachment, RenderedPdf
+from selector.documents.fetcher import StaticOnlyFetcher, asset_url, generated_url
 from selector.domain import ENGINE_VERSION, Answers, Recommendation
 from selector.planner.presenter import FabricView, ViewModel, present
 from selector.planner.services import fresh, snapshot_digest
@@ -60,12 +49,8 @@ CSS_PATH = "css/report.css"
 LOGO_PATH = "img/logo.svg"
 PDF_CONTENT_TYPE = "application/pdf"
 JSONLD_NAME = "report.jsonld"
-# PDF/A-3u (ISO 19005-3, Unicode text): an archivable file that may carry the JSON-LD as an
-# associated file (AF, relationship Data: the machine-readable data the pages show), with
-# XMP metadata (pdfaid), an sRGB OutputIntent, embedded fonts; tagged (structure tree) for
-# screen readers and text extraction. WeasyPrint's own implementation (pdf/pdfa.py).
-PDF_VARIANT = "pdf/a-3u"
-PDF_OPTIONS = {"pdf_variant": PDF_VARIANT, "pdf_tags": True}
+# The JSON-LD travels in the PDF/A-3u (selector.documents) as an associated file, with the
+# relationship Data: the machine-readable data the pages show.
 JSONLD_RELATIONSHIP = "Data"
 
 LANGUAGES = ("zh-hans", "en")
@@ -257,56 +242,18 @@ def pdf_sources(data: ReportData) -> tuple[str, bytes]:
 
 
 # ---------------------------------------------------------------------------------------
-# WeasyPrint, built once per process
-
-_lock = threading.Lock()
-_image_cache: dict = {}
-# WeasyPrint logs every layout step at INFO; keep the application log readable.
-logging.getLogger("weasyprint.progress").setLevel(logging.WARNING)
-
-
-@lru_cache(maxsize=1)
-def font_config():
-    from weasyprint.text.fonts import FontConfiguration
-
-    return FontConfiguration()
-
-
-@lru_cache(maxsize=1)
-def default_fetcher() -> StaticOnlyFetcher:
-    return StaticOnlyFetcher()
-
-
-@lru_cache(maxsize=4)
-def _stylesheet(path: str, mtime: float):
-    from weasyprint import CSS
-
-    return CSS(filename=path, base_url=ASSET_BASE_URL + "css/", font_config=font_config(),
-               url_fetcher=default_fetcher())
-
-
-@lru_cache(maxsize=1)
-def fonts_stylesheet():
-    """@font-face rules for the cut-down report fonts (empty without them)."""
-    from weasyprint import CSS
-
-    paths = fonts.available_fonts()
-    return CSS(string=fonts.font_face_css(), font_config=font_config(),
-                url_fetcher=FontFileFetcher(paths.values()))
+# The PDF (selector.documents: WeasyPrint through its public API)
 
 
 def stylesheet():
     """The parsed print CSS; parsed again only when the file changes."""
-    import os
-
-    path = finders.find(CSS_PATH)
-    return _stylesheet(path, os.stat(path).st_mtime)
+    return document.static_stylesheet(CSS_PATH)
 
 
-@lru_cache(maxsize=8)
-def _page_css(pattern: str):
-    from weasyprint import CSS
-
+def page_css_text(language: str) -> str:
+    """"Page x of y" in the footer, in the report's language."""
+    with translation.override(language_code(language)):
+        pattern = _("Page %(page)s of %(pages)s")
     tokens = []
     for part in re.split(r"(%\((?:page|pages)\)s)", pattern):
         if part == "%(page)s":
@@ -316,82 +263,30 @@ def _page_css(pattern: str):
         elif part:
             tokens.append('"' + part.replace("\\", "\\\\").replace('"', '\\"') + '"')
     content = " ".join(tokens)
-    css = (
-        "@page { @bottom-right { content: " + content + "; width: 40%; text-align: right; "
-        "font-size: 7pt; color: #5b6b7f; vertical-align: top; padding-top: 3mm; } } "
-        "@page :first { @bottom-right { content: none; } }"
-    )
-    return CSS(string=css, font_config=font_config(), url_fetcher=default_fetcher())
+    return ("@page { @bottom-right { content: " + content + "; width: 40%; "
+            "text-align: right; font-size: 7pt; color: #5b6b7f; vertical-align: top; "
+            "padding-top: 3mm; } } @page :first { @bottom-right { content: none; } }")
 
 
 def page_css(language: str):
-    """"Page x of y" in the footer, in the report's language (parsed once per language)."""
-    with translation.override(language_code(language)):
-        return _page_css(_("Page %(page)s of %(pages)s"))
+    """The footer's stylesheet, parsed once per language."""
+    return document.string_stylesheet(page_css_text(language))
 
 
-@contextmanager
-def _cyclic_gc_paused():
-    """A render builds some 100,000 objects that live until it ends, and the cyclic garbage
-    collector would scan them again at every collection it triggers: measured on the
-    sample report, 12 ms of the median and ~90 ms of the 95th percentile (full
-    collections). Reference counting still frees everything meanwhile; what the render
-    leaves in cycles goes at the next collection after it. Renders run one at a time
-    (``_lock``), so the pause lasts one render; bench/pdf_soak.py checks that memory stays
-    flat over 500 renders."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
-def _finish(document, pdf) -> None:
-    """WeasyPrint's last hook before pydyf writes the file.
-
-    WeasyPrint 70's PDF/A code lists an embedded file twice in the catalog's /AF array
-    (once from the EmbeddedFiles name tree, once from the Filespec objects): keep one.
-    Then every object keeps its bytes once serialised (``document.serialise_once``)."""
-    from selector.documents.document import serialise_once  # WeasyPrint loads lazily (above)
-
-    associated = pdf.catalog.get("AF")
-    if associated:
-        unique = list(dict.fromkeys(associated))
-        associated.clear()
-        associated.extend(unique)
-    serialise_once(pdf)
-
-
-@dataclass(frozen=True)
-class RenderedPdf:
-    content: bytes
-    pages: int
+def stylesheets(language: str) -> list:
+    """The report's print stylesheets (after the report fonts, which documents adds)."""
+    return [stylesheet(), page_css(language)]
 
 
 def html_to_pdf(html: str, *, attachment: bytes, created: datetime, language: str,
                 fetcher: StaticOnlyFetcher | None = None) -> RenderedPdf:
-    """WeasyPrint only (no database): safe to run in a worker thread."""
-    from weasyprint import Attachment
-
-    from selector.documents.document import ReportHTML
-
-    fetcher = fetcher or default_fetcher()
-    stylesheets = [fonts_stylesheet(), stylesheet(), page_css(language)]
-    with _lock, _cyclic_gc_paused():  # one render at a time: WeasyPrint shares the font map
-        document = ReportHTML(html, base_url=ASSET_BASE_URL, url_fetcher=fetcher).render(
-            font_config=font_config(), stylesheets=stylesheets, cache=_image_cache)
-        # Attachments come only from us: drop anything a <link rel=attachment> declared.
-        document.metadata.attachments = []
-        naive = created.replace(tzinfo=None)
-        pdf = document.write_pdf(
-            attachments=[Attachment(
-                string=attachment, name=JSONLD_NAME, url_fetcher=fetcher,
-                description="schema.org Report (JSON-LD)", created=naive, modified=naive,
-                relationship=JSONLD_RELATIONSHIP)],
-            finisher=_finish, **PDF_OPTIONS)
-    return RenderedPdf(pdf, len(document.pages))
+    """The report's print HTML as a PDF/A-3u carrying its JSON-LD (no database: safe to run
+    in a worker thread)."""
+    return document.html_to_pdf(
+        html, stylesheets=stylesheets(language), created=created, fetcher=fetcher,
+        attachments=[FileAttachment(content=attachment, name=JSONLD_NAME,
+                                    description="schema.org Report (JSON-LD)",
+                                    relationship=JSONLD_RELATIONSHIP)])
 
 
 def render_pdf_document(data: ReportData, fetcher: StaticOnlyFetcher | None = None

@@ -16,7 +16,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.db import transaction
 
 from selector.core.i18n import language_code
-from selector.documents.checks import harfbuzz_subset_status
+from selector.documents.fonts import harfbuzz_subset_available
 from selector.domain import Answers, InvalidAnswers
 from selector.leads.models import LeadEvent
 from selector.leads.report.render import (
@@ -72,7 +72,7 @@ def render_pdf_bounded(data: ReportData, *, timeout: float | None = None,
     """Render with a time bound. Template and database work happen here, in the caller's
     thread; only WeasyPrint runs in the worker. ``ref`` identifies the report in logs
     (never the customer's name or company)."""
-    if harfbuzz_subset_status() is False:
+    if not harfbuzz_subset_available():
         raise ImproperlyConfigured("WeasyPrint lacks HarfBuzz subsetting (check documents.E001)")
     timeout = render_timeout() if timeout is None else timeout
     try:
