@@ -300,6 +300,9 @@ LOGGING = {
 REPORT_LINK_MAX_AGE = env_int("REPORT_LINK_MAX_AGE", 30 * 24 * 3600, minimum=60)
 REPORT_RENDER_TIMEOUT = env_int("REPORT_RENDER_TIMEOUT", 20, minimum=1)
 REPORT_CACHE_SECONDS = env_int("REPORT_CACHE_SECONDS", 30 * 24 * 3600, minimum=60)
+# A download that finds its PDF being rendered (by the pre-render or another request)
+# waits this long for it, then answers a "preparing your report" page that refreshes.
+REPORT_WAIT_SECONDS = env_int("REPORT_WAIT_SECONDS", 5, minimum=0)
 REPORT_PRERENDER = env_bool("REPORT_PRERENDER", True)  # render the PDF when a lead is created
 # The customer's report e-mail (selector.leads.report.delivery): sent when they give an address,
 # with the PDF attached up to this size (a download link instead above it).

@@ -9,7 +9,8 @@ part of a creation and a deletion directly, the same way both times:
   pre-render and the customer's report e-mail (selector.leads.report.tasks).
 - ``delete_lead``: the lead's cached PDFs (they carry the customer's name), then
   ``leads.services.lead_delete``; one transaction, so a failure keeps the lead.
-- ``purge_leads``: ``delete_lead`` for every lead past LEAD_RETENTION_DAYS.
+- ``purge_leads``: ``delete_lead`` for every lead past LEAD_RETENTION_DAYS (and the
+  cached PDFs past REPORT_CACHE_SECONDS).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from selector.core.siteurl import site_url as default_site_url
 from selector.domain import Answers
 from selector.leads import services as lead_services
 from selector.leads.models import Lead
-from selector.leads.report.services import delete_cached_reports
+from selector.leads.report.services import delete_cached_reports, purge_cached_reports
 from selector.leads.report.tasks import schedule_delivery
 from selector.wizard.models import WizardSession
 
@@ -52,10 +53,12 @@ def delete_lead(*, lead: Lead) -> None:
 
 
 def purge_leads(*, dry_run: bool = False, now=None) -> int:
-    """Delete every lead older than LEAD_RETENTION_DAYS; returns how many (would) go."""
+    """Delete every lead older than LEAD_RETENTION_DAYS, and every cached PDF older than
+    REPORT_CACHE_SECONDS; returns how many leads (would) go."""
     expired = lead_services.leads_past_retention(now).order_by("pk")
     if dry_run:
         return expired.count()
+    purge_cached_reports(now)
     deleted = 0
     for lead in expired.iterator(chunk_size=200):
         delete_lead(lead=lead)

@@ -317,3 +317,30 @@ class DuplicateFlag(models.Model):
 
     def __str__(self) -> str:
         return f"{self.lead_id} ~ {self.other_id}"
+
+
+class ReportPdf(models.Model):
+    """A lead's rendered PDF report in one language and version, and the claim on it.
+
+    One row per (lead, language, version): whoever asks first inserts it (the claim) and
+    renders; everyone else who asks meanwhile finds the row without ``content`` and waits
+    for it, across processes (selector.leads.report.services.report_pdf). The rows go with the
+    lead (they carry the customer's name), and a newer version of the same language
+    replaces the older one."""
+
+    lead = models.ForeignKey(Lead, on_delete=models.CASCADE, related_name="report_pdfs")
+    language = models.CharField(max_length=10)
+    version = models.CharField(max_length=64)
+    claim = models.UUIDField(default=uuid.uuid4)  # the render in charge; a new one takes over
+    claimed_at = models.DateTimeField()
+    content = models.BinaryField(null=True, editable=False)  # None while rendering
+    rendered_at = models.DateTimeField(null=True)
+
+    class Meta:
+        verbose_name = _("cached report PDF")
+        verbose_name_plural = _("cached report PDFs")
+        constraints = [models.UniqueConstraint(fields=["lead", "language", "version"],
+                                               name="reportpdf_one_per_version")]
+
+    def __str__(self) -> str:
+        return f"{self.lead_id} {self.language} {self.version}"

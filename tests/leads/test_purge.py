@@ -2,14 +2,12 @@ from datetime import timedelta
 from io import StringIO
 
 import pytest
-from django.core.cache import cache
 from django.core.management import call_command
 from django.utils import timezone
 
 from selector.domain import Answers
-from selector.leads import services
-from selector.leads.models import Lead, LeadEvent
-from selector.leads.report import services as report_services
+from selector.leads import lifecycle, services
+from selector.leads.models import Lead, LeadEvent, ReportPdf
 
 from .conftest import ANSWERS, contact_data, make_session
 
@@ -67,26 +65,36 @@ def test_it_is_safe_to_run_again(leads):
     assert _purge().endswith(": 0 deleted")
 
 
-def _cache_a_report(lead) -> str:
-    """A cached PDF of ``lead`` as report_pdf stores it (key remembered in its index)."""
-    key = f"reports:pdf:{lead.public_id.hex}:zh-hans:test"
-    cache.set(key, b"%PDF- with the customer's name")
-    report_services._remember_key(lead, key, 600)
-    return key
+def _cache_a_report(lead, *, rendered_at=None) -> int:
+    """A cached PDF of ``lead`` as report_pdf stores it."""
+    now = timezone.now()
+    return ReportPdf.objects.create(lead=lead, language="zh-hans", version="test",
+                                    claimed_at=rendered_at or now,
+                                    rendered_at=rendered_at or now,
+                                    content=b"%PDF- with the customer's name").pk
 
 
 def test_the_purge_deletes_the_leads_cached_reports(leads):
-    keys = {name: _cache_a_report(lead) for name, lead in leads.items()}
+    rows = {name: _cache_a_report(lead) for name, lead in leads.items()}
     _purge()
-    assert cache.get(keys["old"]) is None and cache.get(keys["older"]) is None
-    assert cache.get(keys["edge"]) and cache.get(keys["new"])  # kept with their leads
+    assert set(ReportPdf.objects.values_list("pk", flat=True)) == {rows["edge"], rows["new"]}
 
 
-def test_a_cache_failure_keeps_the_lead(leads, monkeypatch):
+def test_the_purge_deletes_cached_reports_past_their_time(leads, settings):
+    settings.REPORT_CACHE_SECONDS = 3600
+    stale = _cache_a_report(leads["new"],
+                            rendered_at=timezone.now() - timedelta(seconds=3601))
+    kept = _cache_a_report(leads["edge"])
+    _purge()
+    assert not ReportPdf.objects.filter(pk=stale).exists()
+    assert ReportPdf.objects.filter(pk=kept).exists()
+
+
+def test_a_failure_deleting_cached_reports_keeps_the_lead(leads, monkeypatch):
     def broken(*args, **kwargs):
-        raise OSError("cache down")
+        raise OSError("database trouble")
 
-    monkeypatch.setattr(report_services.cache, "delete_many", broken)
+    monkeypatch.setattr(lifecycle, "delete_cached_reports", broken)
     with pytest.raises(OSError):
         _purge()
     assert Lead.objects.count() == 4

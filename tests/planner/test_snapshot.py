@@ -18,7 +18,7 @@ from selector.content.snapshot import current
 from selector.domain import Answers, Recommendation
 from selector.leads.report import render as report_render
 from selector.leads.report.render import JSONLD_NAME
-from selector.leads.report.services import cache_key, report_data_for_lead, report_pdf
+from selector.leads.report.services import report_data_for_lead, report_pdf
 from selector.leads.services import lead_create
 from selector.leads.snapshots import lead_recommendation
 from selector.planner.services import fresh
@@ -114,7 +114,7 @@ def test_staff_page_pdf_and_jsonld_keep_the_frozen_numbers(lead, staff_client, m
 
 def test_a_new_engine_version_re_renders_cached_pdfs(lead, monkeypatch):
     data = report_data_for_lead(lead, "en")
-    before = cache_key(lead, data, report_render.report_version(data))
+    before = report_render.report_version(data)
     renders = []
     real = report_render.html_to_pdf
 
@@ -127,7 +127,7 @@ def test_a_new_engine_version_re_renders_cached_pdfs(lead, monkeypatch):
     report_pdf(lead, "en")
     assert len(renders) == 1  # cached
     monkeypatch.setattr("selector.leads.report.render.ENGINE_VERSION", "2099.1.1")
-    after = cache_key(lead, data, report_render.report_version(data))
+    after = report_render.report_version(data)
     assert after != before
     report_pdf(lead, "en")
     assert len(renders) == 2  # the new engine renders again

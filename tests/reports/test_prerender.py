@@ -4,13 +4,12 @@ kept out of the request logs."""
 import logging
 
 import pytest
-from django.core.cache import cache
 from django.utils import timezone
 
 from selector.core.logredact import REDACTED, RedactTokens, redact
 from selector.domain import Answers
 from selector.leads.lifecycle import delete_lead, submit_lead
-from selector.leads.models import Lead
+from selector.leads.models import Lead, ReportPdf
 from selector.leads.report import links, render, services, tasks
 from selector.leads.report.samples import SAMPLE_ANSWERS
 from selector.wizard.models import WizardSession
@@ -41,22 +40,23 @@ def _create_lead(django_capture_on_commit_callbacks) -> Lead:
     return lead
 
 
-def _cached_keys(lead) -> list[str]:
-    return cache.get(services._index_key(lead)) or []
+def _cached(lead) -> list[bytes]:
+    """The lead's cached PDFs (rendered ones: claims under way have no content)."""
+    return [bytes(row.content) for row in ReportPdf.objects.filter(lead=lead)
+            if row.content is not None]
 
 
 def test_it_caches_the_pdf_when_a_lead_is_created(content, prerender, client, monkeypatch,
                                                   django_capture_on_commit_callbacks):
     lead = _create_lead(django_capture_on_commit_callbacks)
-    [key] = _cached_keys(lead)
-    pdf = cache.get(key)
+    [pdf] = _cached(lead)
     assert pdf.startswith(b"%PDF") and "王建国" in squash(pdf_text(pdf))
 
     # The first download is served from the cache: rendering now would fail.
     def no_render(*args, **kwargs):
         raise AssertionError("rendered again")
 
-    monkeypatch.setattr(services, "render_pdf_bounded", no_render)
+    monkeypatch.setattr(services, "html_to_pdf", no_render)
     response = client.get(links.customer_report_path(lead))
     assert response.status_code == 200
     assert response.content == pdf
@@ -66,7 +66,7 @@ def test_it_does_not_prerender_when_turned_off(content, settings,
                                                django_capture_on_commit_callbacks):
     settings.REPORT_PRERENDER = False
     lead = _create_lead(django_capture_on_commit_callbacks)
-    assert _cached_keys(lead) == []
+    assert _cached(lead) == []
 
 
 def test_a_failed_prerender_never_affects_the_lead(content, prerender, monkeypatch, caplog,
@@ -79,7 +79,7 @@ def test_a_failed_prerender_never_affects_the_lead(content, prerender, monkeypat
         lead = _create_lead(django_capture_on_commit_callbacks)
     assert Lead.objects.filter(pk=lead.pk, name="王建国").exists()
     assert lead.events.filter(kind="created").exists()
-    assert _cached_keys(lead) == []
+    assert _cached(lead) == []
     assert "report render failed: RuntimeError" in caplog.text
     assert "王建国" not in caplog.text and "secret" not in caplog.text
 
@@ -104,13 +104,11 @@ def test_deleting_a_lead_deletes_its_cached_reports(make_lead, client,
     lead = make_lead()
     services.report_pdf(lead)
     services.report_pdf(lead, "en")
-    keys = _cached_keys(lead)
-    assert len(keys) == 2 and all(cache.get(k) for k in keys)
+    assert len(_cached(lead)) == 2
     with django_capture_on_commit_callbacks(execute=True):
         delete_lead(lead=lead)
     assert not Lead.objects.filter(pk=lead.pk).exists()
-    assert not any(cache.get(k) for k in keys)
-    assert cache.get(services._index_key(lead)) is None
+    assert not ReportPdf.objects.filter(lead_id=lead.pk).exists()
 
 
 def test_it_redacts_report_tokens_in_request_logs(make_lead, client, caplog):

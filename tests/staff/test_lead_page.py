@@ -1,10 +1,10 @@
 import pytest
-from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.urls import reverse
+from django.utils import timezone
 
-from selector.leads.models import Lead, LeadEvent
-from selector.leads.report import services as report_services
+from selector.leads import lifecycle
+from selector.leads.models import Lead, LeadEvent, ReportPdf
 from selector.staff import services
 from selector.staff.models import LeadDeletion
 from tests.conftest import make_lead
@@ -121,9 +121,9 @@ def test_delete_asks_for_confirmation(client, manager, lead):
 
 
 def test_delete_removes_personal_data_keeps_an_anonymous_record(client, manager, lead):
-    cached = f"reports:pdf:{lead.public_id.hex}:zh-hans:test"
-    cache.set(cached, b"%PDF- with the customer's name")
-    report_services._remember_key(lead, cached, 600)
+    cached = ReportPdf.objects.create(lead=lead, language="zh-hans", version="test",
+                                      claimed_at=timezone.now(), rendered_at=timezone.now(),
+                                      content=b"%PDF- with the customer's name").pk
     services.lead_add_note(lead=lead, text="phoned 张伟", actor=manager)
     login(client, manager)
     response = client.post(reverse("staff:lead_delete", args=[lead.public_id]),
@@ -131,7 +131,7 @@ def test_delete_removes_personal_data_keeps_an_anonymous_record(client, manager,
     assert response.status_code == 302
     assert not Lead.objects.filter(pk=lead.pk).exists()
     assert not LeadEvent.objects.filter(lead_id=lead.pk).exists()
-    assert cache.get(cached) is None  # its cached PDF went too
+    assert not ReportPdf.objects.filter(pk=cached).exists()  # its cached PDF went too
     record = LeadDeletion.objects.get()
     assert record.actor == manager and record.recommendation == lead.recommendation
     assert record.report_hash == services.report_hash(lead.report_number)
@@ -141,11 +141,11 @@ def test_delete_removes_personal_data_keeps_an_anonymous_record(client, manager,
     assert client.get(reverse("staff:lead_detail", args=[lead.public_id])).status_code == 404
 
 
-def test_a_cache_failure_rolls_the_deletion_back(manager, lead, monkeypatch):
+def test_a_failure_deleting_cached_pdfs_rolls_the_deletion_back(manager, lead, monkeypatch):
     def boom(*args, **kwargs):
-        raise RuntimeError("cache down")
+        raise RuntimeError("database trouble")
 
-    monkeypatch.setattr(report_services.cache, "delete_many", boom)
+    monkeypatch.setattr(lifecycle, "delete_cached_reports", boom)
     with pytest.raises(RuntimeError):
         services.lead_delete_on_request(lead=lead, actor=manager, reason="asked")
     assert Lead.objects.filter(pk=lead.pk).exists()

@@ -30,7 +30,7 @@ from selector.domain import Answers, Fabric, InvalidAnswers
 from selector.leads.models import Lead, LeadEvent
 from selector.leads.report.links import customer_report_path, max_age
 from selector.leads.report.render import display_filename
-from selector.leads.report.services import ReportUnavailable, report_pdf
+from selector.leads.report.services import ReportUnavailable, render_timeout, report_pdf
 
 
 @dataclass(frozen=True)
@@ -106,7 +106,7 @@ def send_report_email(lead: Lead, *, base_url: str) -> None:
     failure so that the task retries. A PDF that cannot be rendered now does not stop the
     e-mail: it then carries the link only."""
     try:
-        pdf, data = report_pdf(lead)
+        pdf, data = report_pdf(lead, wait=render_timeout())  # the pre-render's, if under way
         filename = display_filename(data)
     except ReportUnavailable:
         pdf, filename = None, ""

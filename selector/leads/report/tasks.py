@@ -19,7 +19,12 @@ from django.tasks import task
 
 from selector.leads.models import Lead, LeadEvent
 from selector.leads.report import delivery
-from selector.leads.report.services import ReportUnavailable, report_pdf
+from selector.leads.report.services import (
+    ReportPreparing,
+    ReportUnavailable,
+    render_timeout,
+    report_pdf,
+)
 from selector.leads.tasks import deliver
 
 logger = logging.getLogger(__name__)
@@ -31,7 +36,11 @@ def prerender_report(lead_public_id: str) -> str:
     if lead is None:
         return "gone"  # deleted or rolled back meanwhile
     try:
-        report_pdf(lead)
+        # Once per lead, language and version: a customer who clicked first renders it
+        # and this waits for that render instead of making a second one.
+        report_pdf(lead, wait=render_timeout())
+    except ReportPreparing:
+        return "rendering"  # still under way elsewhere; that render stores it
     except ReportUnavailable:
         return "failed"  # logged already; the download will try again
     return "cached"

@@ -26,6 +26,7 @@ from selector.leads.report.render import (
     render_html,
 )
 from selector.leads.report.services import (
+    ReportPreparing,
     ReportUnavailable,
     record_download,
     report_data_for_lead,
@@ -63,6 +64,20 @@ def _unavailable(request: HttpRequest) -> HttpResponse:
     return _private(response)
 
 
+# The "preparing your report" page reloads itself (meta refresh: with or without
+# JavaScript) this often; the reload waits up to REPORT_WAIT_SECONDS again.
+PREPARING_REFRESH_SECONDS = 2
+
+
+def _preparing(request: HttpRequest) -> HttpResponse:
+    """202 Accepted: the PDF is being rendered (by the pre-render or another request)."""
+    response = render(request, "reports/preparing.html", {
+        "retry_url": request.get_full_path(), "refresh_seconds": PREPARING_REFRESH_SECONDS,
+    }, status=202)
+    response["Retry-After"] = str(PREPARING_REFRESH_SECONDS)
+    return _private(response)
+
+
 def content_disposition(data: ReportData, *, inline: bool = False) -> str:
     kind = "inline" if inline else "attachment"
     return (f'{kind}; filename="{ascii_filename(data)}"; '
@@ -73,8 +88,12 @@ def pdf_response(request: HttpRequest, lead: Lead, *, via: str,
                  language: str | None = None) -> HttpResponse:
     try:
         pdf, data = report_pdf(lead, language)
-    except ReportUnavailable:
-        return _unavailable(request)
+    except ReportUnavailable as exc:
+        # Said in the report's language, whatever the browser prefers.
+        with translation.override(language_code(language or lead.language)):
+            if isinstance(exc, ReportPreparing):
+                return _preparing(request)
+            return _unavailable(request)
     if request.method == "GET":  # a HEAD (link checker, monitor) is not a download
         record_download(lead=lead, user=request.user, via=via, fmt="pdf",
                         language=data.language_code)
