@@ -1,10 +1,11 @@
-"""A new lead's report, in the background (Django 6 tasks): the pre-render, which puts its
-PDF into the report cache so the customer's first download is served from there, and the
-customer's report e-mail (selector.leads.report.delivery), which then finds the PDF cached.
+"""A new lead's report, in the background (Django 6 tasks): the pre-render, which stores
+its PDF (leads.ReportPdf) so the customer's first download is served from there (or waits
+for it, if it comes while the render runs: one render either way), and the customer's
+report e-mail (selector.leads.report.delivery), which then finds the PDF stored.
 
 Both are scheduled by ``selector.leads.lifecycle.submit_lead`` after the lead committed.
 Nothing here can affect the lead: the tasks only read it; a failed render is logged
-(without personal data) by ``render_pdf_bounded`` and the download renders again on
+(without personal data) by ``services.report_pdf`` and the download renders again on
 demand; the e-mail is retried like the sales notifications (selector.leads.tasks.deliver).
 ``REPORT_PRERENDER=0`` turns the pre-render off (the test settings do, except in the report
 tests); ``REPORT_EMAIL_ENABLED=0`` the e-mail.
