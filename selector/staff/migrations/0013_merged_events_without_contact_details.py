@@ -18,7 +18,7 @@ def forwards(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("staff", "0011_remove_dashboard_rollup"),
+        ("staff", "0012_loginthrottle_device"),
         ("leads", "0012_report_pdf"),
     ]
 
