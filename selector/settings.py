@@ -3,6 +3,7 @@ environment variables through the typed helpers in ``selector.env``; see README.
 ("Configuration") for the list.
 """
 
+import hashlib
 from pathlib import Path
 from typing import Any, Literal
 
@@ -143,6 +144,14 @@ else:
     CACHES = {"default": {"BACKEND": "selector.core.cache.DatabaseCache",
                           "LOCATION": "selector_cache",
                           "OPTIONS": {"MAX_ENTRIES": 50_000, "CULL_FREQUENCY": 10}}}
+# Every key carries the deployment, so two deployments sharing one Redis (production and
+# staging, two customers' sites) never read each other's rate limits, figures or PDFs.
+# Default: a digest of the database the deployment uses (same database, same data, same keys).
+CACHE_KEY_PREFIX = env_str("CACHE_KEY_PREFIX") or hashlib.blake2b(
+    f"{_db.get('HOST', '')}:{_db.get('PORT', '')}/{_db.get('NAME', '')}".encode(),
+    digest_size=6).hexdigest()
+for _cache in CACHES.values():
+    _cache["KEY_PREFIX"] = CACHE_KEY_PREFIX
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -63,3 +63,27 @@ def test_postgres_url_selects_postgres_with_pool():
         capture_output=True, text=True, timeout=60,
     )
     assert result.stdout.split() == ["django.db.backends.postgresql", "True"], result.stderr
+
+
+def _cache_prefix(**env) -> str:
+    clean = {k: v for k, v in os.environ.items()
+             if k not in {"DEBUG", "DATABASE_URL", "CACHE_KEY_PREFIX", "REDIS_URL"}}
+    code = ("import selector.settings as s; "
+            "print({c['KEY_PREFIX'] for c in s.CACHES.values()}.pop())")
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT,
+                            env={**clean, "DEBUG": "1", **env},
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    return result.stdout.strip()
+
+
+def test_two_deployments_sharing_one_redis_use_different_cache_keys():
+    """Issue 24 (11): the dashboard and pipeline figures of one deployment were read by
+    another sharing its Redis. Every cache key now starts with the deployment's prefix."""
+    redis = {"REDIS_URL": "redis://127.0.0.1:6379/0"}
+    one = _cache_prefix(DATABASE_URL="postgres://u@db1:5432/selector", **redis)
+    other = _cache_prefix(DATABASE_URL="postgres://u@db1:5432/selector_staging", **redis)
+    again = _cache_prefix(DATABASE_URL="postgres://u@db1:5432/selector", **redis)
+    assert one and other and one != other
+    assert one == again  # every process of one deployment shares its keys
+    assert _cache_prefix(CACHE_KEY_PREFIX="site-a", **redis) == "site-a"

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import logging
+import re
 from decimal import Decimal
 
 from django.conf import settings
@@ -286,9 +287,21 @@ def leads_bulk_update(*, leads, actor, status: str | None = None, owner=None,
     return changed
 
 
-def _contact_facts(lead: Lead) -> dict:
-    return {"report_number": lead.report_number, "name": lead.name, "company": lead.company,
-            "phone": lead.phone, "email": lead.email, "wechat": lead.wechat}
+# A search the export log may keep as typed: a report number (no personal data in it).
+_REPORT_NUMBER = re.compile(r"NS-?[0-9]{0,8}-?[A-Z0-9]{0,6}", re.IGNORECASE)
+SEARCH_MARK = "[search text]"
+
+
+def logged_filters(cleaned: dict) -> dict[str, str]:
+    """The export log's record of the filters: every filter as chosen, except the search
+    text, which can be a person's name, phone number or e-mail (the export log outlives an
+    erasure): kept only when it is a report number, otherwise a mark that a search was
+    used."""
+    filters = {k: str(v) for k, v in cleaned.items() if v not in (None, "")}
+    q = filters.get("q")
+    if q is not None and not _REPORT_NUMBER.fullmatch(q.strip()):
+        filters["q"] = SEARCH_MARK
+    return filters
 
 
 def leads_merge(*, survivor: Lead, other: Lead, actor) -> Lead:
@@ -328,7 +341,9 @@ def leads_merge(*, survivor: Lead, other: Lead, actor) -> Lead:
         duplicates.refresh({survivor.pk, other.pk, *flagged})
         LeadEvent.objects.create(
             lead=survivor, kind=LeadEvent.Kind.MERGED, actor=actor,
-            data={"merged": _contact_facts(other),
+            # The merged lead by its report number only: its contact details stay on its own
+            # row (a pointer), so erasing that lead erases them (issue 21, M5).
+            data={"merged": {"report_number": other.report_number},
                   "consent": {"given_at": other.consent_given_at.isoformat(),
                               "notice_version": other.consent_notice_version,
                               "user_agent": other.consent_user_agent},

@@ -11,6 +11,7 @@ from django.views.decorators.http import require_safe
 from selector.staff import export, permissions, queries
 from selector.staff.access import staff_required
 from selector.staff.models import ExportLog
+from selector.staff.services import logged_filters
 from selector.staff.views.lead_list import _filter_form
 
 
@@ -23,7 +24,7 @@ def _export(request, fmt: str):
     if form.is_bound and not form.is_valid():
         return None, None
     cleaned = form.cleaned_data if form.is_bound else {}
-    filters = {k: str(v) for k, v in cleaned.items() if v not in (None, "")}
+    filters = logged_filters(cleaned)
     log = ExportLog.objects.create(actor=request.user, format=fmt, filters=filters)
 
     def done(count: int) -> None:

@@ -130,10 +130,9 @@ def _event_text(event: LeadEvent) -> str:
         if data.get("into"):
             return _("Merged into %(number)s") % {"number": data["into"]}
         merged = data.get("merged", {})
-        return _("%(number)s merged into this lead (%(name)s, %(phone)s, %(email)s); its "
-                 "consent of %(date)s is kept here") % {
-            "number": merged.get("report_number", ""), "name": merged.get("name", ""),
-            "phone": merged.get("phone", ""), "email": merged.get("email", ""),
+        return _("%(number)s merged into this lead; its consent of %(date)s is kept "
+                 "here") % {
+            "number": merged.get("report_number", ""),
             "date": (data.get("consent", {}).get("given_at", "") or "")[:10]}
     if event.kind in (kind.NOTIFIED, kind.NOTIFICATION_FAILED):
         channel = data.get("channel", "")
