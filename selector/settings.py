@@ -268,11 +268,13 @@ LOGIN_REDIRECT_URL = "staff:my_day"
 # One backend: a failed log-in checks the password once (the throttle lives in the login
 # form, selector.staff.lockout, not in a second backend).
 AUTHENTICATION_BACKENDS = ["django.contrib.auth.backends.ModelBackend"]
-# Staff log-in throttle (selector.staff.lockout): free failures per (username, address) and
-# per address, then a wait that starts at the delay and doubles up to the maximum; failures
-# are forgotten after the window without one.
+# Staff log-in throttle (selector.staff.lockout): free failures per (username, address), per
+# address and per account (all addresses; browsers known for the user are throttled only by
+# their own failures), then a wait that starts at the delay and doubles up to the maximum;
+# failures are forgotten after the window without one.
 STAFF_LOGIN_USER_IP_FAILURES = env_int("STAFF_LOGIN_USER_IP_FAILURES", 5, minimum=1)
 STAFF_LOGIN_IP_FAILURES = env_int("STAFF_LOGIN_IP_FAILURES", 30, minimum=1)
+STAFF_LOGIN_USER_FAILURES = env_int("STAFF_LOGIN_USER_FAILURES", 10, minimum=1)
 STAFF_LOGIN_DELAY_SECONDS = env_int("STAFF_LOGIN_DELAY_SECONDS", 30, minimum=1)
 STAFF_LOGIN_MAX_DELAY_SECONDS = env_int("STAFF_LOGIN_MAX_DELAY_SECONDS", 15 * 60, minimum=1)
 STAFF_LOGIN_WINDOW_SECONDS = env_int("STAFF_LOGIN_WINDOW_SECONDS", 24 * 3600, minimum=60)
