@@ -24,6 +24,7 @@ see what is waiting or failed at /staff/deliveries/.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import timedelta
 
 from django.db import IntegrityError, transaction
@@ -100,6 +101,30 @@ def give_up(delivery: Delivery, error: str) -> bool:
                        updated_at=timezone.now()))
     delivery.refresh_from_db()
     return bool(updated)
+
+
+def send_once(lead: Lead, kind: str, key: str, send: Callable[[], object]) -> str:
+    """One message without retries (the workspace's robot messages): "sent", or why not
+    ("already-sent", "already-failed", "in-progress", "interrupted", "uncertain",
+    "failed"). The caller records a failure on the timeline (``row.error`` says why)."""
+    row = expect(lead, kind, key)
+    if row.status == Delivery.Status.SENDING and is_stale(row):
+        return "interrupted" if give_up(row, "interrupted") else "already-failed"
+    if row.status != Delivery.Status.PENDING or not claim(row):
+        row.refresh_from_db()
+        done: dict[str, str] = {Delivery.Status.SENT: "already-sent",
+                                Delivery.Status.FAILED: "already-failed"}
+        return done.get(row.status, "in-progress")
+    try:
+        send()
+    except Uncertain:
+        finish(row, Delivery.Status.FAILED, "uncertain")
+        return "uncertain"
+    except Exception as exc:  # noqa: BLE001 - recorded; the caller decides what follows
+        finish(row, Delivery.Status.FAILED, type(exc).__name__)
+        return "failed"
+    finish(row, Delivery.Status.SENT)
+    return "sent"
 
 
 ERRORS = {
