@@ -284,15 +284,19 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    # Report and share links (bearer tokens) never reach the logs (selector.core.logredact;
-    # gunicorn's access log uses the same rule, deploy/gunicorn.conf.py).
-    "filters": {"report_tokens": {"()": "selector.core.logredact.RedactTokens"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    # Secrets in URLs (report, share, hand-off and password-reset links) never reach the
+    # logs (selector.core.logredact): the filter is on the handler, so it sees the records
+    # of every logger; gunicorn's access log uses the same rule (deploy/gunicorn.conf.py).
+    "filters": {"url_secrets": {"()": "selector.core.logredact.RedactTokens"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain",
+                             "filters": ["url_secrets"]}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     "loggers": {
+        # Django's own handlers for these (DEFAULT_LOGGING: an unfiltered console, mail to
+        # ADMINS) go; their records reach the console above, through the filter.
+        "django": {"handlers": [], "propagate": True},
+        "django.server": {"handlers": [], "propagate": True},
         "django.db.backends": {"level": "WARNING"},
-        "django.request": {"filters": ["report_tokens"]},
-        "django.server": {"filters": ["report_tokens"]},
         "weasyprint": {"level": "WARNING"},
         "fontTools": {"level": "WARNING"},
     },
