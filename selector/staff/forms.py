@@ -10,7 +10,6 @@ from django import forms
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import AuthenticationForm
-from django.forms.renderers import Jinja2
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext, pgettext_lazy
@@ -77,24 +76,15 @@ OWNER_MINE, OWNER_NONE, OWNER_ANY = "mine", "none", "any"
 # UTC, would overflow datetime at year 1 or 9999 (a 500 before).
 DATE_MIN, DATE_MAX = date(2000, 1, 1), date(2099, 12, 31)
 
-# The workspace's forms draw their widgets with Django's own Jinja2 widget templates
-# (django/forms/jinja2, the same markup as its template-language ones): a lead page's 15
-# widgets cost about a fifth of its Python calls fewer that way (tests/staff/
-# test_form_renderer.py shows the markup is the same). Set on these forms, not as
-# settings.FORM_RENDERER: the admin's widgets have no Jinja2 templates. One instance, so
-# the Jinja2 environment and its compiled templates are made once per process.
-WIDGET_RENDERER = Jinja2()
-
 
 class StaffForm(forms.Form):
-    """A form of the workspace (its widgets drawn by WIDGET_RENDERER).
+    """A form of the workspace.
 
     ``id_prefix`` goes into the fields' element ids (``id_<prefix>_<field>``) where several
     forms share a page and field names (the lead page's status, activity and next-action
     forms each have a ``note``): every <label for> and aria-describedby then points at its
     own field. The fields' names, and so what is posted, do not change."""
 
-    default_renderer = WIDGET_RENDERER
     id_prefix = ""
 
     def __init__(self, *args, **kwargs):
@@ -132,7 +122,6 @@ class LoginForm(AuthenticationForm):
     is told how long to wait, before the password is even checked; a wrong password is
     counted for this address."""
 
-    default_renderer = WIDGET_RENDERER
 
     error_messages = {
         **AuthenticationForm.error_messages,
@@ -410,7 +399,6 @@ class MergeForm(StaffForm):
 
 
 class ProfileForm(forms.ModelForm):
-    default_renderer = WIDGET_RENDERER
 
     class Meta:
         model = StaffProfile
