@@ -338,6 +338,9 @@ LEAD_RETENTION_DAYS = env_int("LEAD_RETENTION_DAYS", 730, minimum=1)
 WIZARD_SESSION_RETENTION_DAYS = env_int("WIZARD_SESSION_RETENTION_DAYS", 400, minimum=1)
 TASK_RESULT_RETENTION_DAYS = env_int("TASK_RESULT_RETENTION_DAYS", 30, minimum=1)
 LEAD_MIN_FILL_SECONDS = env_int("LEAD_MIN_FILL_SECONDS", 3, minimum=0)
+# The public API (selector.api.throttle): requests per window per client address; 0 = off.
+API_RATE_LIMIT = env_int("API_RATE_LIMIT", 120, minimum=0)
+API_RATE_WINDOW_SECONDS = env_int("API_RATE_WINDOW_SECONDS", 60, minimum=1)
 LEAD_RATE_LIMIT = env_int("LEAD_RATE_LIMIT", 10, minimum=0)  # submissions per window; 0 = off
 LEAD_RATE_WINDOW_SECONDS = env_int("LEAD_RATE_WINDOW_SECONDS", 3600, minimum=1)
 
