@@ -19,7 +19,8 @@ accesslog = os.environ.get("GUNICORN_ACCESS_LOG", "-") or None  # "" turns it of
 # No query strings in the access log: they can carry answers or UTM tags, never PII, but
 # keep the log lean and predictable.
 access_log_format = '%(h)s "%(m)s %(U)s" %(s)s %(B)s %(M)sms'
-# Report and share links are bearer tokens: the logger writes them as /report/[redacted]/.
+# Report, share, hand-off and password-reset links carry secrets: the logger writes them
+# as /report/[redacted]/ (selector.core.logredact.SECRET_PATHS).
 logger_class = "selector.core.logredact.GunicornLogger"
 errorlog = "-"
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")

@@ -293,15 +293,19 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    # Report and share links (bearer tokens) never reach the logs (selector.core.logredact;
-    # gunicorn's access log uses the same rule, deploy/gunicorn.conf.py).
-    "filters": {"report_tokens": {"()": "selector.core.logredact.RedactTokens"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    # Secrets in URLs (report, share, hand-off and password-reset links) never reach the
+    # logs (selector.core.logredact): the filter is on the handler, so it sees the records
+    # of every logger; gunicorn's access log uses the same rule (deploy/gunicorn.conf.py).
+    "filters": {"url_secrets": {"()": "selector.core.logredact.RedactTokens"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain",
+                             "filters": ["url_secrets"]}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     "loggers": {
+        # Django's own handlers for these (DEFAULT_LOGGING: an unfiltered console, mail to
+        # ADMINS) go; their records reach the console above, through the filter.
+        "django": {"handlers": [], "propagate": True},
+        "django.server": {"handlers": [], "propagate": True},
         "django.db.backends": {"level": "WARNING"},
-        "django.request": {"filters": ["report_tokens"]},
-        "django.server": {"filters": ["report_tokens"]},
         "weasyprint": {"level": "WARNING"},
         "fontTools": {"level": "WARNING"},
     },
@@ -351,6 +355,9 @@ LEAD_RETENTION_DAYS = env_int("LEAD_RETENTION_DAYS", 730, minimum=1)
 WIZARD_SESSION_RETENTION_DAYS = env_int("WIZARD_SESSION_RETENTION_DAYS", 400, minimum=1)
 TASK_RESULT_RETENTION_DAYS = env_int("TASK_RESULT_RETENTION_DAYS", 30, minimum=1)
 LEAD_MIN_FILL_SECONDS = env_int("LEAD_MIN_FILL_SECONDS", 3, minimum=0)
+# The public API (selector.api.throttle): requests per window per client address; 0 = off.
+API_RATE_LIMIT = env_int("API_RATE_LIMIT", 120, minimum=0)
+API_RATE_WINDOW_SECONDS = env_int("API_RATE_WINDOW_SECONDS", 60, minimum=1)
 LEAD_RATE_LIMIT = env_int("LEAD_RATE_LIMIT", 10, minimum=0)  # submissions per window; 0 = off
 LEAD_RATE_WINDOW_SECONDS = env_int("LEAD_RATE_WINDOW_SECONDS", 3600, minimum=1)
 

@@ -20,6 +20,9 @@ os.environ["REDIS_URL"] = ""
 os.environ.setdefault("STAFF_MFA_REQUIRED", "0")
 # The customer report e-mail renders a PDF: on only in the tests about it.
 os.environ.setdefault("REPORT_EMAIL_ENABLED", "0")
+# The public API's rate limit (120 a minute per address in production) would refuse the
+# suite's many requests from one test client; tests/api/test_rate_limit.py turns it on.
+os.environ.setdefault("API_RATE_LIMIT", "0")
 # The demo data (devtools.demo, `manage.py seed_demo`) for the tests and the bench.
 os.environ.setdefault("DEVTOOLS", "1")
 

@@ -1,12 +1,14 @@
 """gunicorn's access log, from a real gunicorn run with the production configuration
-(deploy/gunicorn.conf.py): a customer's report download and a share link leave no token
-in it (each is a working bearer link)."""
+(deploy/gunicorn.conf.py): a customer's report download, a share link, its hand-off and a
+password-reset link leave no token in it (each is a working bearer link). Every token route
+is covered: tests/security/test_log_redaction.py walks the URL configuration."""
 
 import os
 import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -81,14 +83,22 @@ def test_the_access_log_redacts_report_and_share_tokens(gunicorn):
     assert _get(base + links.customer_report_path(lead, web=True))[0] == 200
     share = share_token(Answers(gpus=64))
     assert _get(f"{base}/en/wizard/r/{share}/")[0] == 200
+    with pytest.raises(urllib.error.HTTPError) as refused:  # the hand-off is POST only
+        _get(f"{base}/en/wizard/r/{share}/continue/")
+    assert refused.value.code == 405
+    reset = "/en/staff/password-reset/MQ/cbq6z8-0a1b2c3d4e5f60718293/"
+    assert _get(base + reset)[0] == 200  # an unknown link says so
     process.terminate()
     process.wait(timeout=30)
 
     lines = log.read_text().splitlines()
-    downloads = [line for line in lines if "/report/" in line or "/wizard/r/" in line]
-    assert len(downloads) == 3, lines
+    downloads = [line for line in lines if "/report/" in line or "/wizard/r/" in line
+                 or "/password-reset/" in line]
+    assert len(downloads) == 5, lines
     text = log.read_text()
-    assert token not in text and share not in text
+    assert token not in text and share not in text and "cbq6z8" not in text
     assert text.count("/report/[redacted]") == 2
-    assert "/en/wizard/r/[redacted]" in text
+    assert "/en/wizard/r/[redacted]/ " in text.replace('"', " ")
+    assert "/en/wizard/r/[redacted]/continue/" in text
+    assert "/en/staff/password-reset/[redacted]/" in text
     assert " 200 " in downloads[0]

@@ -39,6 +39,14 @@ ERROR_RESPONSE = {
     "description": "Invalid input; messages follow the request's Accept-Language.",
     "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Errors"}}},
 }
+RATE_LIMITED_RESPONSE = {
+    "description": "Too many requests from this address (RFC 6585 section 4): wait the "
+                   "Retry-After seconds. The limit is per client address, shared by every "
+                   "API URL.",
+    "headers": {"Retry-After": {"description": "Seconds until requests are answered again",
+                                "schema": {"type": "integer", "minimum": 1}}},
+    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/RateLimited"}}},
+}
 HARDWARE_PARAMETERS = [
     _enum("nic_speed", NIC_SPEEDS, False, "NIC speed per GPU in Gb/s (empty: not sure, "
           "planned as 400). An 800G NIC on Ethernet is 2 x 400GbE (NVIDIA ConnectX-8), planned "
@@ -171,6 +179,7 @@ def openapi_document(server_url: str) -> dict:
                         "application/json": {"schema": {
                             "$ref": "#/components/schemas/Recommendation"}}}},
                     "400": ERROR_RESPONSE,
+                    "429": RATE_LIMITED_RESPONSE,
                 },
             }},
             "/api/fabric": {"get": {
@@ -193,6 +202,7 @@ def openapi_document(server_url: str) -> dict:
                         "application/json": {"schema": {
                             "$ref": "#/components/schemas/FabricSize"}}}},
                     "400": ERROR_RESPONSE,
+                    "429": RATE_LIMITED_RESPONSE,
                 },
             }},
         },
@@ -200,6 +210,12 @@ def openapi_document(server_url: str) -> dict:
             "Errors": {"type": "object", "required": ["errors"], "properties": {
                 "errors": {"type": "object", "additionalProperties": {
                     "type": "array", "items": {"type": "string"}}}}},
+            "RateLimited": {"type": "object", "required": ["errors", "retry_after"],
+                            "properties": {
+                "errors": {"type": "object", "required": ["rate_limit"],
+                           "additionalProperties": {"type": "array",
+                                                    "items": {"type": "string"}}},
+                "retry_after": {"type": "integer", "minimum": 1}}},
             "FabricSize": {"type": "object", "required": [
                 "tiers", "leaf", "spine", "core", "switches", "links", "transceiver_ends"],
                            "properties": {**SIZE_PROPERTIES, **PLAN_PROPERTIES}},

@@ -1,5 +1,6 @@
 """Public, read-only JSON API over the domain core. GET only, no side effects; bad input
-is a 400 with ``{"errors": {field: [message]}}`` in the request's language."""
+is a 400 with ``{"errors": {field: [message]}}`` in the request's language; too many
+requests from one address a 429 in the same shape, with Retry-After (selector.api.throttle)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from django.views.decorators.http import require_safe
 
 from selector.api.forms import FabricQuery, RecommendQuery
 from selector.api.openapi import openapi_document
+from selector.api.throttle import rate_limited
 from selector.content.snapshot import current as current_content
 from selector.domain import Fabric, FabricTooLarge, SizingError, plan_fabric, size_fabric
 from selector.domain.recommend import FabricOption
@@ -32,6 +34,7 @@ def _errors(form) -> JsonResponse:
     return _json({"errors": errors}, status=400)
 
 
+@rate_limited
 @require_safe
 @cache_control(public=True, max_age=300)
 def recommend(request: HttpRequest) -> JsonResponse:
@@ -41,6 +44,7 @@ def recommend(request: HttpRequest) -> JsonResponse:
     return _json(api_dict(fresh(form.answers())))
 
 
+@rate_limited
 @require_safe
 @cache_control(public=True, max_age=300)
 def fabric(request: HttpRequest) -> JsonResponse:
@@ -82,6 +86,7 @@ def _catalogue_plan(fabric_code: Fabric, form: FabricQuery) -> JsonResponse:
     return _json(body)
 
 
+@rate_limited
 @require_safe
 @cache_control(public=True, max_age=3600)
 def openapi(request: HttpRequest) -> JsonResponse:

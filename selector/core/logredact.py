@@ -1,11 +1,22 @@
-"""Bearer tokens never reach a log: the customer's signed report link (/report/<token>/,
-a working download of their report for 30 days) and the result share link
-(/wizard/r/<token>/), in any language prefix.
+"""Secrets in URLs never reach a log. Each route whose path carries one is listed in
+SECRET_PATHS, in any language prefix:
 
-Used by Django's loggers (``RedactTokens``, settings.LOGGING) and by gunicorn's access log
-(``GunicornLogger``, deploy/gunicorn.conf.py), which writes the request line of every
-request whatever Django logs. Staff report paths (/staff/leads/<public_id>/report/) need
-a log-in and stay readable for debugging.
+- the customer's signed report link, /report/<token>/ and /report/<token>/web/ (a working
+  download of their report for 30 days);
+- the result share link and its hand-off, /wizard/r/<token>/ and /wizard/r/<token>/continue/;
+- the password-reset link, /staff/password-reset/<uidb64>/<token>/, and the
+  /staff/password-reset/<uidb64>/set-password/ page Django moves it to (issue 21, M3:
+  whoever read the access log could take an account whose owner had not used the link).
+
+tests/security/test_log_redaction.py walks the URL configuration: a route with a path
+parameter that is neither redacted here nor declared harmless there fails it, so a future
+token route cannot be forgotten.
+
+Used by Django's logging (``RedactTokens`` on the console handler, settings.LOGGING, so every
+logger's records: django.request, django.security.*, the app's own) and by gunicorn's
+access log (``GunicornLogger``, deploy/gunicorn.conf.py), which writes the request line of
+every request whatever Django logs. Staff lead paths (/staff/leads/<public_id>/...) need a
+log-in and stay readable for debugging.
 """
 
 from __future__ import annotations
@@ -24,14 +35,23 @@ if TYPE_CHECKING:  # stubs only (types-gunicorn)
     from gunicorn.http.wsgi import Response
 
 REDACTED = "[redacted]"
-_TOKEN_PATH = re.compile(r"(/report/|/wizard/r/)[^/?#\s\"'<>]+")
+_SEGMENT = r"[^/?#\s\"'<>]+"
+# (prefix, secret): the part matched by ``secret`` right after ``prefix`` is redacted.
+SECRET_PATHS = (
+    (r"/report/", _SEGMENT),
+    (r"/wizard/r/", _SEGMENT),
+    # <uidb64>/<token>, or <uidb64>/set-password; not the form's own sent/ and done/ pages.
+    (r"/password-reset/", rf"(?!(?:sent|done)(?:/|$)){_SEGMENT}(?:/{_SEGMENT})?"),
+)
+_TOKEN_PATH = re.compile("|".join(f"(?:({prefix}){secret})" for prefix, secret in SECRET_PATHS))
 # gunicorn atoms that can carry a path: the request line, the path, the query string (a
 # "next" parameter) and the referer.
 _PATH_ATOMS = ("r", "U", "q", "f")
 
 
 def redact(text: str) -> str:
-    return _TOKEN_PATH.sub(lambda m: m.group(1) + REDACTED, text)
+    return _TOKEN_PATH.sub(lambda m: next(g for g in m.groups() if g is not None) + REDACTED,
+                           text)
 
 
 def _clean(value: object) -> object:
@@ -39,6 +59,8 @@ def _clean(value: object) -> object:
 
 
 class RedactTokens(logging.Filter):
+    """On a handler: every record it writes, its message, arguments and traceback."""
+
     def filter(self, record: logging.LogRecord) -> bool:
         if isinstance(record.msg, str):
             record.msg = redact(record.msg)
@@ -46,6 +68,10 @@ class RedactTokens(logging.Filter):
             record.args = {k: _clean(v) for k, v in record.args.items()}
         elif record.args:
             record.args = tuple(_clean(v) for v in record.args)
+        if record.exc_info and not record.exc_text:
+            record.exc_text = logging.Formatter().formatException(record.exc_info)
+        if record.exc_text:
+            record.exc_text = redact(record.exc_text)
         return True
 
 

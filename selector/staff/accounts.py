@@ -28,6 +28,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
 from selector.core.request import client_ip
+from selector.core.siteurl import site_url
 from selector.staff import permissions, tasks
 from selector.staff.access import staff_required
 from selector.staff.forms import ProfileForm
@@ -74,6 +75,11 @@ class PasswordResetView(auth_views.PasswordResetView):
         if not _allowed(self.request, form.cleaned_data["email"]):
             # Same answer as a sent e-mail: nothing tells an attacker what happened.
             return redirect(self.get_success_url())
+        # The link starts with SITE_URL (required in production), never with the Host
+        # header a request brought (issue 21): a forged Host cannot point the owner's
+        # reset link at another site. Only in development without SITE_URL does it follow
+        # the request (selector.core.siteurl).
+        self.extra_email_context = {"site_url": site_url(self.request)}
         return super().form_valid(form)
 
 

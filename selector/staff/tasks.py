@@ -184,19 +184,21 @@ NOTICES = {
     "mfa_replaced": _lazy("A new authenticator app was set up for your account"),
     "recovery_codes": _lazy("New recovery codes were made for your account"),
     "mfa_off": _lazy("Two-factor log-in was turned off for your account"),
+    "mfa_reset": _lazy("A manager reset the two-factor log-in of your account"),
 }
 
 
-def schedule_account_notice(user, kind: str, ip: str) -> None:
+def schedule_account_notice(user, kind: str, ip: str, actor: str = "") -> None:
     """Mail ``user`` about ``kind`` once the change is committed (nothing is said of a
-    change that rolled back)."""
+    change that rolled back); ``actor`` names who made it when it was someone else."""
     assert kind in NOTICES
     when, pk = timezone.now().isoformat(), user.pk
-    transaction.on_commit(lambda: account_notice.enqueue(pk, kind, ip, when), robust=True)
+    transaction.on_commit(lambda: account_notice.enqueue(pk, kind, ip, when, actor),
+                          robust=True)
 
 
 @task
-def account_notice(user_pk: int, kind: str, ip: str, when_iso: str) -> str:
+def account_notice(user_pk: int, kind: str, ip: str, when_iso: str, actor: str = "") -> str:
     """The e-mail only (never the group robot: it is the user's own business)."""
     user = get_user_model().objects.filter(pk=user_pk).first()
     if user is None or not user.email or kind not in NOTICES:
@@ -205,6 +207,7 @@ def account_notice(user_pk: int, kind: str, ip: str, when_iso: str) -> str:
         title = str(NOTICES[kind])
         when = timezone.localtime(dt.datetime.fromisoformat(when_iso))
         lines = (
+            *([str(_("By: %(name)s.") % {"name": actor})] if actor else []),
             str(_("When: %(time)s, from the address %(ip)s.") % {
                 "time": f"{when:%Y-%m-%d %H:%M}", "ip": ip}),
             str(_("If this was not you, tell a manager at once (they can reset your "

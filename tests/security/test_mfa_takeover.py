@@ -268,3 +268,21 @@ def test_wrong_passwords_on_these_forms_count_towards_the_log_in_throttle(client
     _logged_in(client, user, device)
     client.post(MFA_PAGE, {"action": "codes", "password": "nope", "current_code": "1"})
     assert LoginThrottle.objects.get(username="mia").failures == 1
+
+
+def test_a_managers_reset_of_a_colleagues_two_factor_is_mailed_to_the_colleague(
+        client, owner, django_capture_on_commit_callbacks):
+    """After a reset the colleague enrols at the next log-in, where a password thief could
+    be first: the owner learns of the reset at once, with who did it."""
+    user, device, _codes = owner
+    sam = make_user("sam", "sales")
+    TOTPDevice.objects.create(user=sam, name="authenticator", confirmed=True)
+    _logged_in(client, user, device)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post("/en/staff/security/", {"action": "mfa_reset", "user": sam.pk})
+    assert response.status_code == 302
+    assert not TOTPDevice.objects.filter(user=sam).exists()
+    (notice,) = mail.outbox
+    assert notice.to == ["sam@example.com"]
+    assert notice.subject == _notice("mfa_reset", sam)
+    assert "mia" in notice.body

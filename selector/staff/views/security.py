@@ -11,7 +11,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
-from selector.staff import lockout, mfa, permissions
+from selector.core.request import client_ip
+from selector.staff import lockout, mfa, permissions, tasks
 from selector.staff.access import staff_required
 from selector.staff.forms import MfaResetForm, UnlockForm
 
@@ -31,6 +32,9 @@ def security(request: HttpRequest) -> HttpResponse:
             if form.is_valid():
                 user = form.cleaned_data["user"]
                 mfa.reset(user)
+                tasks.schedule_account_notice(
+                    user, "mfa_reset", client_ip(request),
+                    actor=permissions.display_name(request.user))
                 messages.success(request, _(
                     "Two-factor log-in of %(username)s was reset; they set it up again at "
                     "their next log-in.") % {"username": user.get_username()})
