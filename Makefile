@@ -90,9 +90,10 @@ serve-prod: install
 load: install-dev
 	$(PY) bench/load.py
 
-# Two gunicorn app servers and the task worker behind HAProxy on one PostgreSQL database and
-# one Redis database of their own (about 2 minutes; loopback only; PostgreSQL keeps running).
-# SCALE_REDIS_URL picks the Redis database it flushes (default redis://127.0.0.1:6379/5).
+# Two gunicorn app servers and the task workers behind HAProxy on one PostgreSQL database and
+# a Redis of their own (about 2 minutes; loopback only; PostgreSQL keeps running): a
+# redis-server started on a free port, or SCALE_REDIS_URL (host, port, database), the only
+# database it flushes.
 scale-test: install-dev
 	$(PY) bench/scale_test.py
 
@@ -104,9 +105,12 @@ pdf-soak: install-dev
 # figures); BENCH_DATABASE_URL=sqlite:///bench.sqlite3 for SQLite. BENCH_LOAD=0 skips
 # the load/fault test and the PDF soak (together about 10 minutes), and the scale-out test
 # unless BENCH_SCALE=1 (BENCH_SCALE=0 skips only that one).
+# The test database the benchmarks create and drop: TEST_DATABASE_NAME from the
+# environment, else one named after this run's shell (two runs on one server never share it).
 BENCH_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/selector_bench
 bench: install-dev
-	DATABASE_URL=$(BENCH_DATABASE_URL) TEST_DATABASE_NAME=test_selector_bench DB_POOL=0 $(PY) bench/run.py
+	DATABASE_URL=$(BENCH_DATABASE_URL) TEST_DATABASE_NAME="$${TEST_DATABASE_NAME:-test_selector_bench_$$$$}" \
+	  DB_POOL=0 $(PY) bench/run.py
 
 # ruff, then mypy (configured in pyproject.toml: strict on selector/domain and selector/core).
 lint: install-dev

@@ -6,8 +6,9 @@ Starts, on loopback only and bounded in time:
 * two gunicorn app servers (separate processes, ports SCALE_APP_PORTS, production settings
   from deploy/gunicorn.conf.py), the supervised task workers (`manage.py task_supervisor`);
 * one PostgreSQL database of its own (SCALE_DATABASE, dropped and created afresh; the
-  machine's PostgreSQL itself is never stopped) and one Redis database (SCALE_REDIS_URL,
-  flushed at the start: give it a database number nobody else uses);
+  machine's PostgreSQL itself is never stopped) and a Redis of its own: a redis-server it
+  starts on a free port and stops at the end, or, with SCALE_REDIS_URL, that database
+  (host, port and number: the only one it flushes, so give it one nobody else uses);
 * HAProxy from Debian's package in front (round-robin, health checks on /healthz,
   X-Forwarded-For set to the client address; the app servers' TRUSTED_PROXIES is the
   balancer). Its configuration is written to artifacts/scale/haproxy.cfg.
@@ -46,8 +47,14 @@ BALANCER_PORT = int(os.environ.get("SCALE_PORT", "8150"))
 APP_PORTS = tuple(int(p) for p in os.environ.get("SCALE_APP_PORTS", "8151,8152").split(","))
 DB_NAME = os.environ.get("SCALE_DATABASE", "selector_scale")
 DATABASE_URL = f"postgres://postgres@127.0.0.1:5432/{DB_NAME}"
-REDIS_URL = os.environ.get("SCALE_REDIS_URL", "redis://127.0.0.1:6379/5")
-REDIS_DB = REDIS_URL.rsplit("/", 1)[-1]
+sys.path.insert(0, str(ROOT))
+from devtools.ports import free_port  # noqa: E402 (after the path)
+
+GIVEN_REDIS = os.environ.get("SCALE_REDIS_URL", "")
+_redis = urllib.parse.urlsplit(GIVEN_REDIS or f"redis://{HOST}:{free_port()}/0")
+REDIS_HOST, REDIS_PORT = _redis.hostname or HOST, str(_redis.port or 6379)
+REDIS_DB = (_redis.path.strip("/") or "0")
+REDIS_URL = f"redis://{REDIS_HOST}:{REDIS_PORT}/{REDIS_DB}"
 RATE_LIMIT = 4
 IDLE_TIMEOUT = 60  # the smallest STAFF_IDLE_TIMEOUT the settings accept
 LOAD_USERS = int(os.environ.get("SCALE_LOAD_USERS", "8"))
@@ -192,6 +199,24 @@ def run(*args, env=None, check=True, **kwargs):
                           text=True, **kwargs)
 
 
+def redis_cli(*args: str, check: bool = True):
+    """redis-cli against this test's Redis (never the machine's default 127.0.0.1:6379/0)."""
+    return run("redis-cli", "-h", REDIS_HOST, "-p", REDIS_PORT, "-n", REDIS_DB, *args,
+               check=check)
+
+
+def start_own_redis() -> subprocess.Popen | None:
+    """Without SCALE_REDIS_URL, a redis-server of this test's own (no persistence)."""
+    if GIVEN_REDIS:
+        return None
+    server = subprocess.Popen(["redis-server", "--bind", REDIS_HOST, "--port", REDIS_PORT,
+                               "--save", "", "--appendonly", "no"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    wait_until(lambda: redis_cli("ping", check=False).stdout.strip() == "PONG", 20,
+               "the test's own redis-server")
+    return server
+
+
 def psql(sql: str) -> str:
     return run("psql", "-h", HOST, "-U", "postgres", "-d", DB_NAME, "-tAc", sql).stdout.strip()
 
@@ -231,7 +256,7 @@ def prepare(env: dict) -> str:
     run(PY, "manage.py", "migrate", "--noinput", "-v", "0", env=env)
     run(PY, "manage.py", "load_content", "-v", "0", env=env)
     run(PY, "manage.py", "collectstatic", "--noinput", "-v", "0", env=env)
-    run("redis-cli", "-n", REDIS_DB, "FLUSHDB")  # this test's own Redis database only
+    redis_cli("FLUSHDB")  # this test's own Redis database only
     return run(PY, "manage.py", "shell", "-c", SETUP_USERS, env=env).stdout.split()[-1]
 
 
@@ -403,8 +428,7 @@ def check_pdf_cache(checks: Checks, accepted: list[tuple[Browser, str]]):
         "SELECT count(*) FROM django_tasks_database_dbtaskresult WHERE task_path LIKE "
         "'%prerender_report' AND status = 'SUCCESSFUL'")) >= len(accepted), 120,
         "the worker's pre-renders")
-    keys = run("redis-cli", "-n", REDIS_DB, "--scan", "--pattern", "*reports:pdf:*"
-               ).stdout.split()
+    keys = redis_cli("--scan", "--pattern", "*reports:pdf:*").stdout.split()
     timings = []
     for _ in range(2):
         started = time.perf_counter()
@@ -565,8 +589,18 @@ def main() -> int:
         return 1
     version = haproxy.stdout.split()[2]
     env = base_env()
-    print(f"database {DB_NAME}, Redis {REDIS_URL}, balancer {HOST}:{BALANCER_PORT}, "
-          f"app servers {APP_PORTS}")
+    print(f"database {DB_NAME}, Redis {REDIS_URL}{'' if GIVEN_REDIS else ' (its own)'}, "
+          f"balancer {HOST}:{BALANCER_PORT}, app servers {APP_PORTS}")
+    own_redis = start_own_redis()
+    try:
+        return _run(env, version)
+    finally:
+        if own_redis is not None:
+            own_redis.terminate()
+            own_redis.wait(timeout=10)
+
+
+def _run(env: dict, version: str) -> int:
     key_hex = prepare(env)
     ART.mkdir(parents=True, exist_ok=True)
     (ART / "haproxy.cfg").write_text(HAPROXY_CFG.replace("{version}", version))

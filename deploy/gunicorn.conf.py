@@ -24,3 +24,12 @@ access_log_format = '%(h)s "%(m)s %(U)s" %(s)s %(B)s %(M)sms'
 logger_class = "selector.core.logredact.GunicornLogger"
 errorlog = "-"
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
+# gunicorn >= 25.1 opens a control socket for `gunicornc` by default, one path per user
+# ($XDG_RUNTIME_DIR/gunicorn.ctl or ~/.gunicorn/gunicorn.ctl: gunicorn/config.py,
+# ControlSocket), so two gunicorns of one user (a test next to serve-prod, two app
+# servers) fight over it. We do not use gunicornc: none, unless GUNICORN_CONTROL_SOCKET
+# names a path of this server's own.
+if os.environ.get("GUNICORN_CONTROL_SOCKET"):
+    control_socket = os.environ["GUNICORN_CONTROL_SOCKET"]
+else:
+    control_socket_disable = True

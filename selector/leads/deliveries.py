@@ -103,24 +103,40 @@ def give_up(delivery: Delivery, error: str) -> bool:
     return bool(updated)
 
 
-def send_once(lead: Lead, kind: str, key: str, send: Callable[[], object]) -> str:
-    """One message without retries (the workspace's robot messages): "sent", or why not
-    ("already-sent", "already-failed", "in-progress", "interrupted", "uncertain",
-    "failed"). The caller records a failure on the timeline (``row.error`` says why)."""
+def send_once(lead: Lead, kind: str, key: str, send: Callable[[], object], *,
+              pace: Callable[[], float] | None = None,
+              later: Callable[[float], object] | None = None,
+              max_attempts: int = 1) -> str:
+    """One message of the workspace: "sent", or why not ("already-sent", "already-failed",
+    "in-progress", "interrupted", "uncertain", "failed", and with ``later`` also "paced"
+    and "retry"). ``pace()`` gives the seconds to wait for the robot's next free slot
+    (selector.leads.pacing); ``later(seconds)`` re-enqueues the caller's task: used when
+    the robot has no slot now (nothing counted) and after a failed attempt while fewer than
+    ``max_attempts`` were made. The caller records a failure on the timeline
+    (``row.error`` says why, ``row.attempts`` which)."""
     row = expect(lead, kind, key)
     if row.status == Delivery.Status.SENDING and is_stale(row):
         return "interrupted" if give_up(row, "interrupted") else "already-failed"
-    if row.status != Delivery.Status.PENDING or not claim(row):
-        row.refresh_from_db()
+    if row.status != Delivery.Status.PENDING:
         done: dict[str, str] = {Delivery.Status.SENT: "already-sent",
                                 Delivery.Status.FAILED: "already-failed"}
         return done.get(row.status, "in-progress")
+    if pace is not None and later is not None:
+        wait = pace()
+        if wait > 0:
+            later(wait)
+            return "paced"
+    if not claim(row):
+        return send_once(lead, kind, key, send)  # another run got it: report its state
     try:
         send()
     except Uncertain:
         finish(row, Delivery.Status.FAILED, "uncertain")
         return "uncertain"
     except Exception as exc:  # noqa: BLE001 - recorded; the caller decides what follows
+        if later is not None and row.attempts < max_attempts:
+            finish(row, Delivery.Status.PENDING, type(exc).__name__)
+            return "retry"
         finish(row, Delivery.Status.FAILED, type(exc).__name__)
         return "failed"
     finish(row, Delivery.Status.SENT)

@@ -307,7 +307,9 @@ class Delivery(models.Model):
         SALES_EMAIL = "sales_email", _("New-lead e-mail to sales")
         SALES_ROBOT = "sales_robot", _("New-lead message to the group robot")
         REMINDER_ROBOT = "reminder_robot", _("Reminder to the group robot")
+        REMINDER_EMAIL = "reminder_email", _("Reminder e-mail to the owner")
         ASSIGNED_ROBOT = "assigned_robot", _("Assignment message to the group robot")
+        ASSIGNED_EMAIL = "assigned_email", _("Assignment e-mail to the new owner")
 
     class Status(models.TextChoices):
         PENDING = "pending", _("Waiting to be sent")
@@ -340,6 +342,22 @@ class Delivery(models.Model):
 
     def __str__(self) -> str:
         return f"{self.lead_id} {self.kind} {self.key} {self.status}"
+
+
+class RobotPace(models.Model):
+    """The recent posts to one group robot, shared by every worker, so that posts stay
+    under the platform's documented rate (selector.leads.pacing). ``robot`` is a hash of
+    the webhook URL (the URL carries the robot's key)."""
+
+    robot = models.CharField(max_length=64, primary_key=True)
+    sent = models.JSONField(default=list)  # UNIX times of the posts of the last minute
+
+    class Meta:
+        verbose_name = _("group-robot pace")
+        verbose_name_plural = _("group-robot paces")
+
+    def __str__(self) -> str:
+        return self.robot[:12]
 
 
 class DuplicateFlag(models.Model):

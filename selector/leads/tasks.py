@@ -23,7 +23,7 @@ from django.conf import settings
 from django.tasks import task, task_backends
 from django.utils import timezone
 
-from selector.leads import deliveries, notify
+from selector.leads import deliveries, notify, pacing
 from selector.leads.models import Delivery, Lead, LeadEvent
 
 logger = logging.getLogger(__name__)
@@ -35,6 +35,9 @@ CHANNELS: dict[str, tuple[str, Callable[[Lead], Callable[[], object]]]] = {
                 lambda lead: lambda: notify.post_message(notify.new_lead_message(lead))),
 }
 INLINE_BACKOFF_CAP = 1.0
+# Posts to the group robot, paced under its rate on a deferring backend (selector.leads.pacing;
+# the immediate backend of development and tests sends at once).
+ROBOT_KINDS = {Delivery.Kind.SALES_ROBOT}
 
 
 def backoff_seconds(attempt: int) -> float:
@@ -88,6 +91,12 @@ def deliver(task_obj, args: tuple, *, lead_public_id: str, attempt: int,
             else:
                 deliveries.attempt_failed(row, error)
         else:
+            if kind in ROBOT_KINDS and backend.supports_defer:
+                wait = pacing.reserve(settings.LEAD_WEBHOOK_URL)
+                if wait > 0:  # the robot's rate is used up: queued, not dropped
+                    task_obj.using(run_after=timezone.now() + timedelta(seconds=wait)).enqueue(
+                        *args, attempt)
+                    return "paced"
             if not deliveries.claim(row):
                 continue  # another run claimed it meanwhile: see what it did
             try:

@@ -3,7 +3,12 @@
 They render a stand-alone template with a plain context: no context processors, nothing
 from the request echoed back, so they leak nothing. The company's contact channels come
 from the cache, or from one guarded query; for a database outage (503) only from a cache
-that is not the database (Redis), so the page never waits for a database that is down."""
+that is not the database (Redis), so the page never waits for a database that is down, and
+for a Redis outage (503 too) only from the database.
+
+An outage of either shared service answers the 503 page with Retry-After, never the 500
+page: DatabaseUnavailableMiddleware for errors in views, ``server_error`` for errors raised
+in middleware (the rate limits and the session run there)."""
 
 from __future__ import annotations
 
@@ -20,6 +25,8 @@ from django.template import loader
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from selector.content.models import CompanyProfile
 from selector.core.i18n import language_code
@@ -52,40 +59,66 @@ _CHANNEL_FIELDS = ("short_name_zh", "short_name_en", "phone", "email", "wechat_n
                    "wechat_name_en", "wechat_qr_url")
 
 
+DATABASE_DOWN = (OperationalError, InterfaceError)
+# What redis-py raises when the server is gone, refuses, or does not answer in time
+# (BusyLoadingError, a restart's "loading the dataset", is a ConnectionError too).
+CACHE_DOWN = (RedisConnectionError, RedisTimeoutError)
+
+
+def outage(exc: BaseException | None) -> str:
+    """"database", "cache" (Redis), or "" when ``exc`` is not a shared service being down."""
+    if isinstance(exc, DATABASE_DOWN):
+        return "database"
+    if isinstance(exc, CACHE_DOWN):
+        return "cache"
+    return ""
+
+
+def outage_response(request: HttpRequest | None, exc: BaseException) -> HttpResponse:
+    """The 503 page for a database or Redis outage, with Retry-After."""
+    what = outage(exc)
+    logger.warning("%s unavailable: %s on %s %s", what, type(exc).__name__,
+                   getattr(request, "method", "-"), getattr(request, "path", "-"))
+    return error_response(request, 503, retry=True, headers={"Retry-After": "10"},
+                          down=what)
+
+
 def _cache_uses_the_database() -> bool:
     return "DatabaseCache" in settings.CACHES.get("default", {}).get("BACKEND", "")
 
 
-def _company_channels(status: int) -> CompanyProfile | None:
+def _company_channels(status: int, down: str = "") -> CompanyProfile | None:
     """An unsaved CompanyProfile holding only the short names and the contact channels,
-    or None."""
+    or None. ``down``: the service that is out ("database", "cache"), not asked; a 503
+    without it is taken as a database outage."""
     values = None
-    outage = status == 503
-    if not (outage and _cache_uses_the_database()):
+    database_down = status == 503 and down != "cache"
+    if down != "cache" and not (database_down and _cache_uses_the_database()):
         try:
             values = cache.get(CHANNELS_CACHE_KEY)
         except Exception:  # noqa: BLE001 - a cache outage must not break the error page
             values = None
-    if values is None and not outage:
+    if values is None and not database_down:
         try:
             profile = CompanyProfile.objects.order_by("pk").first()
         except DatabaseError:
             return None
         values = {f: getattr(profile, f) for f in _CHANNEL_FIELDS} if profile else {}
-        with contextlib.suppress(Exception):  # a cache outage must not break the page
-            cache.set(CHANNELS_CACHE_KEY, values, CHANNELS_CACHE_SECONDS)
+        if down != "cache":
+            with contextlib.suppress(Exception):  # a cache outage must not break the page
+                cache.set(CHANNELS_CACHE_KEY, values, CHANNELS_CACHE_SECONDS)
     return CompanyProfile(**values) if values else None
 
 
 def error_response(request: HttpRequest | None, status: int, *, retry: bool = False,
-                   headers: dict[str, str] | None = None) -> HttpResponse:
+                   headers: dict[str, str] | None = None, down: str = "") -> HttpResponse:
     title, message = PAGES[status]
     language = language_code(translation.get_language())
     try:
         home_url = reverse("home")
     except Exception:  # noqa: BLE001 - an error page must render whatever happened
         home_url = "/"
-    company = _company_channels(status)
+    company = _company_channels(status, down)
     context = {
         "status": status, "title": title, "message": message, "retry": retry,
         # The brand is the company profile's short name (what marketing edits).
@@ -116,9 +149,11 @@ def page_not_found(request: HttpRequest, exception: Exception | None = None) -> 
 
 def server_error(request: HttpRequest) -> HttpResponse:
     # Also reached for exceptions raised in middleware (e.g. saving the session while the
-    # database restarts): a database outage is still a 503, not a 500.
-    if isinstance(sys.exc_info()[1], (OperationalError, InterfaceError)):
-        return error_response(request, 503, retry=True, headers={"Retry-After": "10"})
+    # database restarts, a rate limit while Redis is down): an outage is still a 503.
+    exc = sys.exc_info()[1]
+    if outage(exc):
+        assert exc is not None
+        return outage_response(request, exc)
     return error_response(request, 500, retry=True)
 
 
@@ -133,9 +168,10 @@ def too_many_requests(request: HttpRequest | None, retry_after: int | None = Non
 
 
 class DatabaseUnavailableMiddleware:
-    """Turn a database outage (connection refused, pool exhausted, server restarting) into
-    the 503 page with Retry-After instead of a 500. The transaction of the failed request
-    is rolled back by Django, so no half-written row is left behind."""
+    """Turn an outage of the database (connection refused, pool exhausted, server
+    restarting) or of Redis into the 503 page with Retry-After instead of a 500. The
+    transaction of the failed request is rolled back by Django, so no half-written row is
+    left behind."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
         self.get_response = get_response
@@ -145,8 +181,6 @@ class DatabaseUnavailableMiddleware:
 
     def process_exception(self, request: HttpRequest, exception: Exception
                           ) -> HttpResponse | None:
-        if isinstance(exception, (OperationalError, InterfaceError)):
-            logger.warning("database unavailable: %s on %s %s", type(exception).__name__,
-                           request.method, request.path)
-            return error_response(request, 503, retry=True, headers={"Retry-After": "10"})
+        if outage(exception):
+            return outage_response(request, exception)
         return None

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+from collections.abc import Callable
 from datetime import timedelta
 
 from django.conf import settings
@@ -36,8 +37,9 @@ from django.utils.translation import gettext_lazy as _lazy
 from django_tasks_db.models import DBTaskResult
 
 from selector.core.siteurl import site_url
-from selector.leads import deliveries, notify
+from selector.leads import deliveries, notify, pacing
 from selector.leads.models import OPEN_STATUSES, Delivery, Lead, LeadEvent, Score
+from selector.leads.tasks import backoff_seconds
 from selector.staff import permissions
 from selector.staff.models import StaffProfile
 
@@ -54,38 +56,79 @@ def profile(user) -> StaffProfile:
     return StaffProfile.objects.get_or_create(user=user)[0]
 
 
-def _send(user, message: notify.Message, subject: str, *, lead: Lead | None = None,
-          kind: str = "", key: str = "") -> bool:
+def _send(user, message: notify.Message, subject: str) -> bool:
     """Group robot (with the @mention) and e-mail; True when at least one channel worked.
-    With ``lead`` and ``kind`` the robot message is a leads.Delivery: posted at most once
-    per (lead, kind, key) however often the task runs, a failure on the lead's timeline."""
+    (Messages about one lead go through ``_send_about``, once each.)"""
     sent = False
-    if settings.LEAD_WEBHOOK_URL and lead is not None and kind:
-        outcome = deliveries.send_once(lead, kind, key, lambda: notify.post_message(message))
-        sent = outcome in ("sent", "already-sent")
-        if outcome in ("failed", "uncertain", "interrupted"):
-            error = Delivery.objects.get(lead=lead, kind=kind, key=key).error
-            LeadEvent.objects.create(lead=lead, kind=LeadEvent.Kind.NOTIFICATION_FAILED,
-                                     data={"channel": kind, "attempt": 1, "final": True,
-                                           "error": error})
-            logger.warning("lead %s: %s failed (%s)", lead.report_number, kind, error)
-    elif settings.LEAD_WEBHOOK_URL:
+    if settings.LEAD_WEBHOOK_URL:
         try:
             notify.post_message(message)
             sent = True
         except Exception as exc:  # noqa: BLE001 - a robot failure must not stop the e-mail
             logger.warning("staff message to the group robot failed (%s)", type(exc).__name__)
     if user is not None and user.email:
-        text = "\n".join([message.title, *message.lines, "", message.link])
-        html = render_to_string("staff/email/message.html", {"message": message})
-        mail = EmailMultiAlternatives(subject=subject, body=text, to=[user.email])
-        mail.attach_alternative(html, "text/html")
         try:
-            mail.send()
+            _email(user, message, subject).send()
             sent = True
         except Exception as exc:  # noqa: BLE001
             logger.warning("staff e-mail failed (%s)", type(exc).__name__)
     return sent
+
+
+def _email(user, message: notify.Message, subject: str) -> EmailMultiAlternatives:
+    text = "\n".join([message.title, *message.lines, "", message.link])
+    html = render_to_string("staff/email/message.html", {"message": message})
+    mail = EmailMultiAlternatives(subject=subject, body=text, to=[user.email])
+    mail.attach_alternative(html, "text/html")
+    return mail
+
+
+def _send_about(lead: Lead, user, message: notify.Message, subject: str, *, robot_kind: str,
+                email_kind: str, key: str, later: Callable[[float], object] | None) -> bool:
+    """A message about ``lead`` to the group robot and to ``user``'s e-mail, each a
+    leads.Delivery: sent at most once per (lead, kind, key) however often the task runs.
+    With ``later`` (re-enqueue this task after so many seconds; a deferring backend) the
+    robot post waits for a free slot under the robot's rate (selector.leads.pacing) and a
+    refused post is retried with backoff, LEAD_NOTIFY_MAX_ATTEMPTS in all. Each failed
+    attempt is a notification_failed event on the lead's timeline, the last one final.
+    True when a channel has (now or before) carried the message."""
+    carried = []
+    if settings.LEAD_WEBHOOK_URL:
+        outcome = deliveries.send_once(
+            lead, robot_kind, key, lambda: notify.post_message(message),
+            pace=lambda: pacing.reserve(settings.LEAD_WEBHOOK_URL), later=later,
+            max_attempts=settings.LEAD_NOTIFY_MAX_ATTEMPTS)
+        carried.append(outcome)
+        _record(lead, robot_kind, key, outcome, later)
+    if user is not None and user.email:
+        outcome = deliveries.send_once(lead, email_kind, key,
+                                       _email(user, message, subject).send)
+        carried.append(outcome)
+        _record(lead, email_kind, key, outcome, None)
+    return any(outcome in ("sent", "already-sent") for outcome in carried)
+
+
+def _record(lead: Lead, kind: str, key: str, outcome: str,
+            later: Callable[[float], object] | None) -> None:
+    if outcome not in ("retry", "failed", "uncertain", "interrupted"):
+        return
+    row = Delivery.objects.get(lead=lead, kind=kind, key=key)
+    final = outcome != "retry"
+    LeadEvent.objects.create(lead=lead, kind=LeadEvent.Kind.NOTIFICATION_FAILED,
+                             data={"channel": kind, "attempt": row.attempts, "final": final,
+                                   "error": row.error})
+    logger.warning("lead %s: %s attempt %d failed (%s)%s", lead.report_number, kind,
+                   row.attempts, row.error, "" if not final else " - giving up")
+    if outcome == "retry" and later is not None:
+        later(backoff_seconds(row.attempts))
+
+
+def _later(task_obj, *args) -> Callable[[float], object] | None:
+    """Re-enqueue ``task_obj(*args)`` after so many seconds, on a backend that can defer."""
+    if not _can_defer(task_obj):
+        return None
+    return lambda seconds: task_obj.using(
+        run_after=timezone.now() + timedelta(seconds=seconds)).enqueue(*args)
 
 
 def _mention(users) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -118,8 +161,6 @@ def remind(lead_public_id: str, due_iso: str) -> str:
         return "gone"
     if lead.next_action_due != dt.datetime.fromisoformat(due_iso):  # aware: any offset
         return "changed"
-    if lead.events.filter(kind=LeadEvent.Kind.REMINDED, data__due=due_iso).exists():
-        return "already-sent"
     owner = lead.owner
     language = profile(owner).language if owner else settings.LANGUAGE_CODE
     with translation.override(language):
@@ -136,10 +177,14 @@ def remind(lead_public_id: str, due_iso: str) -> str:
             link=notify.staff_url(lead), link_text=str(_("Open the lead")),
             mobiles=mobiles, names=names, event="lead.reminder",
             facts={"report_number": lead.report_number, "due": due_iso})
-        sent = _send(owner, message, message.title, lead=lead,
-                     kind=Delivery.Kind.REMINDER_ROBOT, key=due_iso)
+        sent = _send_about(lead, owner, message, message.title,
+                           robot_kind=Delivery.Kind.REMINDER_ROBOT,
+                           email_kind=Delivery.Kind.REMINDER_EMAIL, key=due_iso,
+                           later=_later(remind, lead_public_id, due_iso))
     if not sent:
         return "failed"
+    if lead.events.filter(kind=LeadEvent.Kind.REMINDED, data__due=due_iso).exists():
+        return "already-sent"
     LeadEvent.objects.create(lead=lead, kind=LeadEvent.Kind.REMINDED,
                              data={"due": due_iso, "to": owner.get_username() if owner
                                    else None})
@@ -170,9 +215,10 @@ def assigned(lead_public_id: str, owner_pk: int, event_pk: int | None = None) ->
             lines=(_lead_line(lead),), link=notify.staff_url(lead),
             link_text=str(_("Open the lead")), mobiles=mobiles, names=names,
             event="lead.assigned", facts={"report_number": lead.report_number})
-        return "sent" if _send(owner, message, message.title, lead=lead,
-                               kind=Delivery.Kind.ASSIGNED_ROBOT,
-                               key=str(event_pk or "")) else "failed"
+        return "sent" if _send_about(
+            lead, owner, message, message.title, robot_kind=Delivery.Kind.ASSIGNED_ROBOT,
+            email_kind=Delivery.Kind.ASSIGNED_EMAIL, key=str(event_pk or ""),
+            later=_later(assigned, lead_public_id, owner_pk, event_pk)) else "failed"
 
 
 # --- account security notices ------------------------------------------------------

@@ -52,7 +52,9 @@ def test_an_assignment_is_posted_once_however_often_its_task_runs(
     # The worker re-runs the task (its first worker died before recording the result).
     assert tasks.assigned.call(str(lead.public_id), sales.pk, event.pk) == "sent"
     assert len(webhook.requests) == 1
-    assert Delivery.objects.get(lead=lead).key == str(event.pk)
+    assert set(Delivery.objects.filter(lead=lead).values_list("kind", "key", "status")) == {
+        ("assigned_robot", str(event.pk), "sent"), ("assigned_email", str(event.pk), "sent")}
+    assert len([m for m in mail.outbox if m.to == ["sam@example.com"]]) == 1
     # A new assignment to the same person is a new message.
     with django_capture_on_commit_callbacks(execute=True):
         services.lead_assign(lead=lead, owner=None, actor=manager)
@@ -73,8 +75,16 @@ def test_a_reminder_posted_before_its_worker_died_is_not_posted_again(webhook, s
         tasks.remind.call(str(lead.public_id), due.isoformat())
     monkeypatch.undo()
     assert len(webhook.requests) == 1
-    assert tasks.remind.call(str(lead.public_id), due.isoformat()) == "sent"  # the e-mail
+    # Re-run by the stuck-task recovery, minutes later.
+    Delivery.objects.update(claimed_at=timezone.now() - timedelta(minutes=10))
+    assert tasks.remind.call(str(lead.public_id), due.isoformat()) == "sent"
     assert len(webhook.requests) == 1  # the robot message is not repeated
+    # The e-mail was cut short in the middle: it may have gone, so it is not repeated
+    # either, and it ends failed on the timeline.
+    assert mail.outbox == []
+    email = Delivery.objects.get(lead=lead, kind="reminder_email")
+    assert (email.status, email.error) == ("failed", "interrupted")
+    assert lead.events.get(kind=LeadEvent.Kind.NOTIFICATION_FAILED).data["final"] is True
     assert lead.events.filter(kind=LeadEvent.Kind.REMINDED).count() == 1
 
 
@@ -86,8 +96,87 @@ def test_a_refused_robot_message_ends_failed_on_the_timeline(webhook_factory, se
     event = LeadEvent.objects.create(lead=lead, kind=LeadEvent.Kind.OWNER_CHANGED,
                                      data={"from": None, "to": "sam"})
     assert tasks.assigned.call(str(lead.public_id), sales.pk, event.pk) == "sent"  # e-mail
-    row = Delivery.objects.get(lead=lead)
-    assert (row.kind, row.status, row.error) == ("assigned_robot", "failed", "HTTPError")
+    row = Delivery.objects.get(lead=lead, kind="assigned_robot")
+    assert (row.status, row.error) == ("failed", "HTTPError")
     failed = lead.events.get(kind=LeadEvent.Kind.NOTIFICATION_FAILED)
     assert failed.data == {"channel": "assigned_robot", "attempt": 1, "final": True,
                            "error": "HTTPError"}
+
+
+# --- pacing under the robot's rate --------------------------------------------------------
+
+WECOM = "https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=test"
+
+
+def test_the_robot_gets_at_most_20_posts_a_minute_and_the_rest_wait(db):
+    from selector.leads import pacing
+
+    start = 1_800_000_000.0
+    waits = [pacing.reserve(WECOM, now=start + i * 0.1) for i in range(25)]
+    assert waits[:20] == [0.0] * 20
+    assert all(w > 55 for w in waits[20:])  # the 21st waits for the first to leave the window
+    assert pacing.reserve(WECOM, now=start + 61.5) == 0.0  # the first's minute is over
+    assert pacing.reserve("http://127.0.0.1:9/hook", now=start) == 0.0  # no known limit
+
+
+def test_a_burst_of_assignments_is_queued_not_dropped(settings, db, manager, sales,
+                                                      django_capture_on_commit_callbacks):
+    """22 assignments at once: 20 posts now, 2 re-enqueued for when the minute is over
+    (each e-mail goes at once), and those 2 posted when their turn comes."""
+    from unittest import mock
+
+    import time_machine
+    from django_tasks_db.models import DBTaskResult, get_date_max
+
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+    settings.LEAD_WEBHOOK_URL = WECOM
+    with django_capture_on_commit_callbacks(execute=True):
+        for lead in [make_lead() for _ in range(22)]:
+            services.lead_assign(lead=lead, owner=sales, actor=manager)
+    queued = list(DBTaskResult.objects.order_by("enqueued_at"))
+    now = timezone.now()
+    with mock.patch("selector.leads.notify.post_message") as post:
+        outcomes = [row.task.call(*row.args_kwargs["args"]) for row in queued]
+        assert post.call_count == 20
+        assert outcomes.count("sent") == 22  # the e-mail went for every one
+        assert len(mail.outbox) == 22
+        deferred = list(DBTaskResult.objects.exclude(pk__in=[r.pk for r in queued]))
+        assert len(deferred) == 2
+        assert all(run.run_after != get_date_max() for run in deferred)
+        assert all(55 < (run.run_after - now).total_seconds() < 65 for run in deferred)
+        assert Delivery.objects.filter(kind="assigned_robot", status="pending").count() == 2
+        turn = max(run.run_after for run in deferred) + timedelta(seconds=2)
+        with time_machine.travel(turn, tick=False):
+            for run in deferred:
+                run.task.call(*run.args_kwargs["args"])
+        assert post.call_count == 22
+    assert len(mail.outbox) == 22  # not again
+    assert not Delivery.objects.exclude(status="sent").exists()
+
+
+def test_a_refused_robot_post_is_retried_with_backoff_and_recorded(settings, webhook_factory,
+                                                                   manager, sales):
+    from django_tasks_db.models import DBTaskResult
+
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+    settings.LEAD_NOTIFY_BACKOFF_SECONDS = 30
+    robot = webhook_factory([200], body=b'{"errcode": 45009, "errmsg": "api freq out of limit"}')
+    settings.LEAD_WEBHOOK_URL = robot.url
+    lead = make_lead(owner=sales)
+    event = LeadEvent.objects.create(lead=lead, kind=LeadEvent.Kind.OWNER_CHANGED,
+                                     data={"from": None, "to": "sam"})
+    now = timezone.now()
+    tasks.assigned.call(str(lead.public_id), sales.pk, event.pk)
+    row = Delivery.objects.get(lead=lead, kind="assigned_robot")
+    assert (row.status, row.attempts, row.error) == ("pending", 1, "RuntimeError")
+    failed = lead.events.get(kind=LeadEvent.Kind.NOTIFICATION_FAILED)
+    assert failed.data == {"channel": "assigned_robot", "attempt": 1, "final": False,
+                           "error": "RuntimeError"}
+    retry = DBTaskResult.objects.get(task_path="selector.staff.tasks.assigned")
+    assert retry.args_kwargs["args"] == [str(lead.public_id), sales.pk, event.pk]
+    assert 25 < (retry.run_after - now).total_seconds() <= 31
+    robot.body = b'{"errcode": 0, "errmsg": "ok"}'
+    assert tasks.assigned.call(*retry.args_kwargs["args"]) == "sent"
+    assert Delivery.objects.get(pk=row.pk).status == "sent"
+    assert len(robot.requests) == 2
+    assert len(mail.outbox) == 1  # the e-mail went once, on the first run
