@@ -241,7 +241,20 @@ class LeadFilterForm(StaffForm):
         return data
 
 
-class StatusForm(StaffForm):
+class LeadEditForm(StaffForm):
+    """A form that edits one lead on its page. It carries the lead's version the page was
+    drawn from (hidden; ``Lead.version``), so an edit made in a stale tab is refused
+    (services.StaleLead) instead of undoing what a colleague saved meanwhile. A post
+    without one counts as made on an unknown, older version (0): refused, not applied
+    blind."""
+
+    version = forms.IntegerField(required=False, min_value=0, widget=forms.HiddenInput)
+
+    def clean_version(self) -> int:
+        return self.cleaned_data.get("version") or 0
+
+
+class StatusForm(LeadEditForm):
     """Lost needs a reason (and a note when the reason is "other"); won takes an optional
     deal value in CNY. The same rules are checked again in services.lead_change_status."""
     id_prefix = "status"
@@ -274,7 +287,7 @@ OUTCOME_LABELS = {
 }
 
 
-class ActivityForm(StaffForm):
+class ActivityForm(LeadEditForm):
     id_prefix = "activity"
     kind = forms.ChoiceField(label=_("Activity"), choices=NextActionKind.choices)
     outcome = forms.ChoiceField(label=_("Outcome"),
@@ -290,7 +303,7 @@ class ActivityForm(StaffForm):
         return self.cleaned_data
 
 
-class NextActionForm(StaffForm):
+class NextActionForm(LeadEditForm):
     id_prefix = "next"
     kind = forms.ChoiceField(label=_("Next action"), required=False,
                              choices=[("", _("None (clear)"))] + NextActionKind.choices)
@@ -313,7 +326,7 @@ class NextActionForm(StaffForm):
         return data
 
 
-class MergeForm(StaffForm):
+class MergeForm(LeadEditForm):
     id_prefix = "merge"
     other = forms.CharField(label=_("Report number of the duplicate"), max_length=24)
     keep = forms.ChoiceField(label=_("Keep"), choices=(("this", _("this lead")),
@@ -344,13 +357,13 @@ class ProfileForm(forms.ModelForm):
         return mobile
 
 
-class NoteForm(StaffForm):
+class NoteForm(LeadEditForm):
     id_prefix = "note"
     text = forms.CharField(label=_("Note"), max_length=2000,
                            widget=forms.Textarea(attrs={"rows": 3}))
 
 
-class AssignForm(StaffForm):
+class AssignForm(LeadEditForm):
     """Managers choose anyone on the team; sales only take or release the lead."""
     id_prefix = "assign"
 
