@@ -18,7 +18,7 @@ from selector.core.explain import FABRIC_SHORT
 from selector.leads.models import Lead, LostReason, NextActionKind, Score, Status
 from selector.staff import lockout, mfa, permissions
 from selector.staff.models import StaffProfile
-from selector.staff.services import ACTIVITY_OUTCOMES
+from selector.staff.outcomes import ACTIVITY_OUTCOMES
 
 SEARCH_MAX_LENGTH = 100
 SOURCE_MAX_LENGTH = 100
@@ -62,6 +62,8 @@ SORT_CHOICES = (
     ("status", _("Pipeline order")),
     ("-status", _("Pipeline order, reversed")),
 )
+# Overdue and due today are open leads' next actions, as My day shows them: "today" is
+# what is still to come today (what is past is overdue), so the two never overlap.
 FOLLOW_UP_CHOICES = (
     ("", _("Any follow-up")),
     ("overdue", _("Overdue")),
@@ -71,6 +73,8 @@ FOLLOW_UP_CHOICES = (
 )
 
 OWNER_MINE, OWNER_NONE, OWNER_ANY = "mine", "none", "any"
+# The status filter's "any open status" (leads.models.OPEN_STATUSES).
+STATUS_OPEN = "open"
 
 # Date filters stay well inside the calendar: a day's bounds in local time, converted to
 # UTC, would overflow datetime at year 1 or 9999 (a 500 before).
@@ -258,7 +262,9 @@ class LeadFilterForm(StaffForm):
                         widget=forms.SearchInput(attrs={
                             "placeholder": _("Name, company, phone, e-mail, report no.")}))
     status = forms.ChoiceField(label=_("Status"), required=False,
-                               choices=[("", _("Any status"))] + Status.choices)
+                               choices=[("", _("Any status")),
+                                        (STATUS_OPEN, _("Open (not won or lost)")),
+                                        *Status.choices])
     score = forms.ChoiceField(label=_("Score"), required=False,
                               choices=[("", _("Any score"))] + Score.choices)
     recommendation = forms.ChoiceField(label=pgettext_lazy("staff", "Recommendation"),

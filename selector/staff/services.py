@@ -35,6 +35,7 @@ from selector.leads.models import (
 )
 from selector.staff import permissions, tasks
 from selector.staff.models import LeadDeletion
+from selector.staff.outcomes import ACTIVITY_OUTCOMES
 
 logger = logging.getLogger(__name__)
 
@@ -42,14 +43,6 @@ NOTE_MAX_LENGTH = 2000
 REASON_MAX_LENGTH = 300
 DEAL_VALUE_MAX = Decimal("999999999999.99")
 
-# Activity types and the outcomes each can have (the timeline shows both).
-ACTIVITY_OUTCOMES = {
-    NextActionKind.CALL: ("reached", "no_answer", "busy", "wrong_number", "callback"),
-    NextActionKind.WECHAT: ("replied", "sent", "added", "not_added"),
-    NextActionKind.EMAIL: ("replied", "sent", "bounced"),
-    NextActionKind.VISIT: ("held", "postponed", "cancelled"),
-    NextActionKind.QUOTE: ("sent", "accepted", "rejected", "revised"),
-}
 
 
 class AlreadyTaken(Exception):
