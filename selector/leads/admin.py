@@ -56,6 +56,8 @@ class LeadAdmin(admin.ModelAdmin):
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
     def save_model(self, request, obj, form, change):
+        if change and form.changed_data:
+            obj.version += 1  # a workspace tab opened before this correction is stale
         super().save_model(request, obj, form, change)
         if not change:
             return

@@ -170,6 +170,13 @@ class Lead(models.Model):
 
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
+    # The edit counter staff forms carry (selector.staff.services): +1 on every change a
+    # person makes (status, deal value, owner, next action, note, activity, merge, an admin
+    # correction), never by background work (duplicate flags, snapshots). An edit made on an
+    # older version is refused with the current state (no lost update from a stale tab).
+    # db_default too: rows written without the ORM (the demo data's COPY) start at 1.
+    version = models.PositiveIntegerField(_("version"), default=1, db_default=1,
+                                          editable=False)
 
     class Meta:
         verbose_name = _("lead")

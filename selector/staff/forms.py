@@ -18,7 +18,7 @@ from selector.core.explain import FABRIC_SHORT
 from selector.leads.models import Lead, LostReason, NextActionKind, Score, Status
 from selector.staff import lockout, mfa, permissions
 from selector.staff.models import StaffProfile
-from selector.staff.services import ACTIVITY_OUTCOMES
+from selector.staff.outcomes import ACTIVITY_OUTCOMES
 
 SEARCH_MAX_LENGTH = 100
 SOURCE_MAX_LENGTH = 100
@@ -62,6 +62,8 @@ SORT_CHOICES = (
     ("status", _("Pipeline order")),
     ("-status", _("Pipeline order, reversed")),
 )
+# Overdue and due today are open leads' next actions, as My day shows them: "today" is
+# what is still to come today (what is past is overdue), so the two never overlap.
 FOLLOW_UP_CHOICES = (
     ("", _("Any follow-up")),
     ("overdue", _("Overdue")),
@@ -71,6 +73,8 @@ FOLLOW_UP_CHOICES = (
 )
 
 OWNER_MINE, OWNER_NONE, OWNER_ANY = "mine", "none", "any"
+# The status filter's "any open status" (leads.models.OPEN_STATUSES).
+STATUS_OPEN = "open"
 
 # Date filters stay well inside the calendar: a day's bounds in local time, converted to
 # UTC, would overflow datetime at year 1 or 9999 (a 500 before).
@@ -263,7 +267,9 @@ class LeadFilterForm(StaffForm):
                         widget=forms.SearchInput(attrs={
                             "placeholder": _("Name, company, phone, e-mail, report no.")}))
     status = forms.ChoiceField(label=_("Status"), required=False,
-                               choices=[("", _("Any status"))] + Status.choices)
+                               choices=[("", _("Any status")),
+                                        (STATUS_OPEN, _("Open (not won or lost)")),
+                                        *Status.choices])
     score = forms.ChoiceField(label=_("Score"), required=False,
                               choices=[("", _("Any score"))] + Score.choices)
     recommendation = forms.ChoiceField(label=pgettext_lazy("staff", "Recommendation"),
@@ -311,7 +317,20 @@ class LeadFilterForm(StaffForm):
         return data
 
 
-class StatusForm(StaffForm):
+class LeadEditForm(StaffForm):
+    """A form that edits one lead on its page. It carries the lead's version the page was
+    drawn from (hidden; ``Lead.version``), so an edit made in a stale tab is refused
+    (services.StaleLead) instead of undoing what a colleague saved meanwhile. A post
+    without one counts as made on an unknown, older version (0): refused, not applied
+    blind."""
+
+    version = forms.IntegerField(required=False, min_value=0, widget=forms.HiddenInput)
+
+    def clean_version(self) -> int:
+        return self.cleaned_data.get("version") or 0
+
+
+class StatusForm(LeadEditForm):
     """Lost needs a reason (and a note when the reason is "other"); won takes an optional
     deal value in CNY. The same rules are checked again in services.lead_change_status."""
     id_prefix = "status"
@@ -344,7 +363,7 @@ OUTCOME_LABELS = {
 }
 
 
-class ActivityForm(StaffForm):
+class ActivityForm(LeadEditForm):
     id_prefix = "activity"
     kind = forms.ChoiceField(label=_("Activity"), choices=NextActionKind.choices)
     outcome = forms.ChoiceField(label=_("Outcome"),
@@ -360,7 +379,7 @@ class ActivityForm(StaffForm):
         return self.cleaned_data
 
 
-class NextActionForm(StaffForm):
+class NextActionForm(LeadEditForm):
     id_prefix = "next"
     kind = forms.ChoiceField(label=_("Next action"), required=False,
                              choices=[("", _("None (clear)"))] + NextActionKind.choices)
@@ -383,7 +402,7 @@ class NextActionForm(StaffForm):
         return data
 
 
-class MergeForm(StaffForm):
+class MergeForm(LeadEditForm):
     id_prefix = "merge"
     other = forms.CharField(label=_("Report number of the duplicate"), max_length=24)
     keep = forms.ChoiceField(label=_("Keep"), choices=(("this", _("this lead")),
@@ -413,13 +432,13 @@ class ProfileForm(forms.ModelForm):
         return mobile
 
 
-class NoteForm(StaffForm):
+class NoteForm(LeadEditForm):
     id_prefix = "note"
     text = forms.CharField(label=_("Note"), max_length=2000,
                            widget=forms.Textarea(attrs={"rows": 3}))
 
 
-class AssignForm(StaffForm):
+class AssignForm(LeadEditForm):
     """Managers choose anyone on the team; sales only take or release the lead."""
     id_prefix = "assign"
 

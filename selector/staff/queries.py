@@ -7,6 +7,7 @@ import datetime as dt
 import hashlib
 import re
 from collections import defaultdict
+from urllib.parse import urlencode
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -14,6 +15,7 @@ from django.core.cache import cache
 from django.db import connection
 from django.db.models import Avg, Count, F, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce, TruncDate
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -21,7 +23,7 @@ from selector.core.explain import FABRIC_SHORT
 from selector.domain import Fabric
 from selector.leads.models import OPEN_STATUSES, Lead
 from selector.leads.search import search_term, search_text
-from selector.staff.forms import OWNER_MINE, OWNER_NONE, SCALE_RANGES, SORTS
+from selector.staff.forms import OWNER_MINE, OWNER_NONE, SCALE_RANGES, SORTS, STATUS_OPEN
 from selector.wizard.models import WizardSession
 from selector.wizard.steps import STEPS
 
@@ -38,11 +40,15 @@ def day_start(day: dt.date) -> dt.datetime:
     return timezone.make_aware(dt.datetime.combine(day, dt.time.min))
 
 
-def filtered_leads(cleaned: dict, user) -> QuerySet[Lead]:
+def filtered_leads(cleaned: dict, user, now=None) -> QuerySet[Lead]:
     """The leads matching a valid LeadFilterForm's cleaned_data, sorted. Merged duplicates
-    (pointers to the lead that survived) are never listed."""
+    (pointers to the lead that survived) are never listed. ``now``: the moment "overdue"
+    and "due today" are counted at (the present by default)."""
     qs = Lead.objects.filter(merged_into__isnull=True, **{
-        column: cleaned[name] for name, column in EXACT_FILTERS.items() if cleaned.get(name)})
+        column: cleaned[name] for name, column in EXACT_FILTERS.items()
+        if cleaned.get(name) and cleaned[name] != STATUS_OPEN})
+    if cleaned.get("status") == STATUS_OPEN:
+        qs = qs.filter(status__in=OPEN_STATUSES)
     owner = cleaned.get("owner")
     if owner == OWNER_MINE:
         qs = qs.filter(owner=user)
@@ -61,13 +67,14 @@ def filtered_leads(cleaned: dict, user) -> QuerySet[Lead]:
         qs = qs.filter(created_at__lt=day_start(cleaned["created_to"] + dt.timedelta(days=1)))
     follow_up = cleaned.get("follow_up")
     if follow_up:
-        now = timezone.now()
+        now = now or timezone.now()
         if follow_up == "overdue":
-            qs = qs.filter(next_action_due__lt=now)
+            qs = qs.filter(status__in=OPEN_STATUSES, next_action_due__lt=now)
         elif follow_up == "today":
-            today = timezone.localdate()
-            qs = qs.filter(next_action_due__gte=day_start(today),
-                           next_action_due__lt=day_start(today + dt.timedelta(days=1)))
+            # Still to come today; what is past is overdue (My day's two sections).
+            tomorrow = day_start(timezone.localdate(now) + dt.timedelta(days=1))
+            qs = qs.filter(status__in=OPEN_STATUSES, next_action_due__gte=now,
+                           next_action_due__lt=tomorrow)
         elif follow_up == "none":
             qs = qs.filter(next_action_due__isnull=True, status__in=OPEN_STATUSES)
         elif follow_up == "duplicates":
@@ -222,9 +229,40 @@ def conversion_by_source(figures: dict) -> list[dict]:
             for src, sessions, results, n in figures["sources"]]
 
 
-# --- My day ------------------------------------------------------------------------------
+# --- My day and the digests: one definition of each set ----------------------------------
+#
+# Each set is a filter of the lead list (LeadFilterForm's fields), counted and listed
+# through filtered_leads like the list itself: My day, the daily digests and the list show
+# the same leads and the same numbers, and "N more" links to the list of exactly those.
+
+DAY_SETS: dict[str, dict[str, str]] = {
+    "overdue": {"owner": OWNER_MINE, "follow_up": "overdue"},
+    "today": {"owner": OWNER_MINE, "follow_up": "today"},
+    "hot_unassigned": {"owner": OWNER_NONE, "score": "hot", "status": STATUS_OPEN},
+    "open": {"owner": OWNER_MINE, "status": STATUS_OPEN},
+    "unassigned": {"owner": OWNER_NONE, "status": STATUS_OPEN},
+}
+
+
+def day_set(name: str, user, now=None) -> QuerySet[Lead]:
+    """The leads of one set of DAY_SETS for ``user`` at ``now`` (unsorted)."""
+    return filtered_leads(DAY_SETS[name], user, now).order_by()
+
+
+def day_set_url(name: str) -> str:
+    """The lead list showing exactly that set (root-relative)."""
+    return reverse("staff:lead_list") + "?" + urlencode(DAY_SETS[name])
+
+
+def capped(qs: QuerySet[Lead], limit: int) -> tuple[list[Lead], int]:
+    """The first ``limit`` rows and the exact number of all of them (one COUNT more only
+    when the list is full)."""
+    rows = list(qs[:limit])
+    return rows, (len(rows) if len(rows) < limit else qs.order_by().count())
+
 
 MY_DAY_LIMIT = 50
+HOT_LIMIT = 20
 # The columns a row of My day (and of the lead list) shows: the rest of the lead, its big
 # JSON snapshot above all, stays in the database.
 ROW_COLUMNS = ("public_id", "report_number", "created_at", "name", "company", "gpus",
@@ -236,33 +274,35 @@ ROW_COLUMNS = ("public_id", "report_number", "created_at", "name", "company", "g
 def my_day(user, now=None) -> dict:
     """A rep's landing page: overdue and today's follow-ups, new unassigned hot leads,
     their open leads (those without a next action first, newest first; then the others by
-    due time). Each part is one or two indexed queries bounded by MY_DAY_LIMIT, whatever
-    the size of the rep's book: lead_owner_due_idx for the follow-ups,
-    lead_owner_open_idx for open leads without a next action, lead_score_idx for the hot
-    ones; the open count is two index-only counts over the same two indexes."""
+    due time), each the first MY_DAY_LIMIT (HOT_LIMIT) of its DAY_SETS set with the exact
+    number of all of them (``counts``) and the list URL of the set (``urls``). The lists
+    are indexed walks bounded by the limit, whatever the size of the rep's book:
+    lead_owner_due_idx for the follow-ups, lead_owner_open_idx for open leads without a
+    next action, lead_score_idx for the hot ones; a COUNT only for a full list."""
     now = now or timezone.now()
-    today = timezone.localdate(now)
-    end = day_start(today + dt.timedelta(days=1))
-    live = Lead.objects.filter(merged_into__isnull=True).only(*ROW_COLUMNS)
-    mine_open = live.filter(owner=user, status__in=OPEN_STATUSES)
-    due = mine_open.filter(next_action_due__isnull=False)
-    without = mine_open.filter(next_action_due__isnull=True)
+    sets = {name: day_set(name, user, now).only(*ROW_COLUMNS) for name in DAY_SETS}
+    overdue, n_overdue = capped(sets["overdue"].order_by("next_action_due", "pk"),
+                                MY_DAY_LIMIT)
+    today, n_today = capped(sets["today"].order_by("next_action_due", "pk"), MY_DAY_LIMIT)
+    hot, n_hot = capped(sets["hot_unassigned"].order_by("-created_at", "-pk"), HOT_LIMIT)
     # Open leads: "next action NULLS FIRST" as two index walks (an index with NULLS FIRST
     # cannot be declared portably), the second only when the first leaves room.
+    without = sets["open"].filter(next_action_due__isnull=True)
+    due = sets["open"].filter(next_action_due__isnull=False)
     open_leads = list(without.order_by("-created_at", "-pk")[:MY_DAY_LIMIT])
     if len(open_leads) < MY_DAY_LIMIT:
         open_leads += due.order_by("next_action_due", "-created_at", "-pk")[
             :MY_DAY_LIMIT - len(open_leads)]
+    n_open = without.count() + due.count()
+    counts = {"overdue": n_overdue, "today": n_today, "hot_unassigned": n_hot, "open": n_open}
     return {
-        "overdue": list(due.filter(next_action_due__lt=now).order_by("next_action_due", "pk")
-                        [:MY_DAY_LIMIT]),
-        "today": list(due.filter(next_action_due__gte=now, next_action_due__lt=end)
-                      .order_by("next_action_due", "pk")[:MY_DAY_LIMIT]),
-        "hot_unassigned": list(live.filter(owner__isnull=True, score="hot",
-                                           status__in=OPEN_STATUSES)
-                               .order_by("-created_at", "-pk")[:20]),
-        "open": open_leads,
-        "open_count": without.order_by().count() + due.order_by().count(),
+        "overdue": overdue, "today": today, "hot_unassigned": hot, "open": open_leads,
+        "open_count": n_open,
+        "counts": counts,
+        # How many each list leaves out ("N more", linked to the list of the whole set).
+        "more": {"overdue": n_overdue - len(overdue), "today": n_today - len(today),
+                 "hot_unassigned": n_hot - len(hot), "open": n_open - len(open_leads)},
+        "urls": {name: day_set_url(name) for name in DAY_SETS},
     }
 
 

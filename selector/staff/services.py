@@ -4,7 +4,12 @@ of these keyword-only functions: each runs in one transaction, checks the role r
 Notifications (assignment, reminders) are enqueued after the transaction commits.
 
 First contact (the SLA clock): the first logged activity of any type, or a move from
-"new" to a later status, sets ``first_contact_at``/``first_contact_by`` once."""
+"new" to a later status, sets ``first_contact_at``/``first_contact_by`` once.
+
+No lost updates: each edit takes ``version``, the ``Lead.version`` the person's page
+showed; under the row lock, a lead whose version moved on since raises StaleLead (with the
+current lead) and changes nothing. ``version=None`` skips the check (bulk edits, tasks).
+Every applied edit increments the version."""
 
 from __future__ import annotations
 
@@ -31,6 +36,7 @@ from selector.leads.models import (
 )
 from selector.staff import permissions, tasks
 from selector.staff.models import LeadDeletion
+from selector.staff.outcomes import ACTIVITY_OUTCOMES
 
 logger = logging.getLogger(__name__)
 
@@ -38,14 +44,6 @@ NOTE_MAX_LENGTH = 2000
 REASON_MAX_LENGTH = 300
 DEAL_VALUE_MAX = Decimal("999999999999.99")
 
-# Activity types and the outcomes each can have (the timeline shows both).
-ACTIVITY_OUTCOMES = {
-    NextActionKind.CALL: ("reached", "no_answer", "busy", "wrong_number", "callback"),
-    NextActionKind.WECHAT: ("replied", "sent", "added", "not_added"),
-    NextActionKind.EMAIL: ("replied", "sent", "bounced"),
-    NextActionKind.VISIT: ("held", "postponed", "cancelled"),
-    NextActionKind.QUOTE: ("sent", "accepted", "rejected", "revised"),
-}
 
 
 class AlreadyTaken(Exception):
@@ -56,9 +54,33 @@ class AlreadyTaken(Exception):
         self.owner = owner
 
 
+class StaleLead(Exception):
+    """The edit was made on an older version of the lead: nothing was changed. ``lead`` is
+    the current one (read under the row lock), for showing what changed meanwhile."""
+
+    def __init__(self, lead: Lead, version: int | None):
+        super().__init__(f"lead {lead.report_number} is at version {lead.version}, "
+                         f"the edit was made on {version}")
+        self.lead = lead
+        self.version = version
+
+
 def _locked(lead: Lead) -> Lead:
     """The lead re-read under a row lock, so two staff changing it at once serialise."""
     return Lead.objects.select_for_update(of=("self",)).select_related("owner").get(pk=lead.pk)
+
+
+def _unchanged_since(lead: Lead, version: int | None) -> None:
+    """StaleLead unless the (locked) lead is still at ``version`` (None: not checked).
+    Called after the role check, so a refusal by role never depends on the version."""
+    if version is not None and lead.version != version:
+        raise StaleLead(lead, version)
+
+
+def _bump(lead: Lead) -> list[str]:
+    """Count one applied edit (the caller saves the returned fields)."""
+    lead.version += 1
+    return ["version"]
 
 
 def _mark_contacted(lead: Lead, actor, now) -> list[str]:
@@ -69,10 +91,12 @@ def _mark_contacted(lead: Lead, actor, now) -> list[str]:
 
 
 def lead_change_status(*, lead: Lead, status: str, actor, lost_reason: str = "",
-                       note: str = "", deal_value: Decimal | None = None) -> Lead:
+                       note: str = "", deal_value: Decimal | None = None,
+                       version: int | None = None) -> Lead:
     """Move a lead in the pipeline. "lost" needs a reason from LostReason (and a note when
     the reason is "other"); "won" takes an optional deal value in CNY. Closing a lead
-    clears its next action."""
+    clears its next action. Leaving "won" clears the deal value; the event keeps it
+    (``cleared_deal_value``), so the timeline says what was there."""
     if status not in Status.values:
         raise ValidationError({"status": "Unknown status."})
     note = (note or "").strip()
@@ -89,11 +113,13 @@ def lead_change_status(*, lead: Lead, status: str, actor, lost_reason: str = "",
         lead = _locked(lead)
         if not permissions.can_work_on(actor, lead):
             raise PermissionDenied
-        old = lead.status
+        _unchanged_since(lead, version)
+        old, old_value = lead.status, lead.deal_value
         if old == status and not (status == Status.WON and deal_value is not None):
             return lead
         now = timezone.now()
-        fields = ["status", "lost_reason", "deal_value", "last_activity_at", "updated_at"]
+        fields = ["status", "lost_reason", "deal_value", "last_activity_at", "updated_at",
+                  *_bump(lead)]
         lead.status = status
         lead.lost_reason = lost_reason if status == Status.LOST else ""
         if status == Status.WON:
@@ -111,6 +137,8 @@ def lead_change_status(*, lead: Lead, status: str, actor, lost_reason: str = "",
             data["reason"] = lost_reason
         if status == Status.WON and lead.deal_value is not None:
             data["deal_value"] = str(lead.deal_value)
+        elif old_value is not None:
+            data["cleared_deal_value"] = str(old_value)
         if note:
             data["note"] = note
         LeadEvent.objects.create(lead=lead, kind=LeadEvent.Kind.STATUS_CHANGED, actor=actor,
@@ -118,7 +146,8 @@ def lead_change_status(*, lead: Lead, status: str, actor, lost_reason: str = "",
     return lead
 
 
-def lead_log_activity(*, lead: Lead, actor, kind: str, outcome: str, note: str = "") -> LeadEvent:
+def lead_log_activity(*, lead: Lead, actor, kind: str, outcome: str, note: str = "",
+                      version: int | None = None) -> LeadEvent:
     """A call, WeChat, e-mail, visit or quote with its outcome, on the timeline."""
     if kind not in NextActionKind.values:
         raise ValidationError({"kind": "Unknown activity type."})
@@ -131,9 +160,11 @@ def lead_log_activity(*, lead: Lead, actor, kind: str, outcome: str, note: str =
         lead = _locked(lead)
         if not permissions.can_work_on(actor, lead):
             raise PermissionDenied
+        _unchanged_since(lead, version)
         now = timezone.now()
         lead.last_activity_at = now
-        fields = ["last_activity_at", "updated_at", *_mark_contacted(lead, actor, now)]
+        fields = ["last_activity_at", "updated_at", *_mark_contacted(lead, actor, now),
+                  *_bump(lead)]
         lead.save(update_fields=fields)
         return LeadEvent.objects.create(
             lead=lead, kind=LeadEvent.Kind.ACTIVITY, actor=actor,
@@ -147,7 +178,8 @@ def _clear_next_action(lead: Lead, actor) -> list[str]:
     return ["next_action_kind", "next_action_due", "next_action_note"]
 
 
-def lead_set_next_action(*, lead: Lead, actor, kind: str, due, note: str = "") -> Lead:
+def lead_set_next_action(*, lead: Lead, actor, kind: str, due, note: str = "",
+                         version: int | None = None) -> Lead:
     """Set (or, with an empty kind, clear) the lead's next action. The owner is reminded
     at the due time (selector.staff.tasks.remind)."""
     note = (note or "").strip()
@@ -161,6 +193,7 @@ def lead_set_next_action(*, lead: Lead, actor, kind: str, due, note: str = "") -
         lead = _locked(lead)
         if not permissions.can_work_on(actor, lead):
             raise PermissionDenied
+        _unchanged_since(lead, version)
         if not kind:
             if lead.next_action_due is None:
                 return lead
@@ -175,11 +208,11 @@ def lead_set_next_action(*, lead: Lead, actor, kind: str, due, note: str = "") -
             public_id, due_iso = str(lead.public_id), due.isoformat()
             transaction.on_commit(lambda: tasks.schedule_reminder(public_id, due_iso),
                                   robust=True)
-        lead.save(update_fields=[*fields, "updated_at"])
+        lead.save(update_fields=[*fields, "updated_at", *_bump(lead)])
     return lead
 
 
-def lead_assign(*, lead: Lead, owner, actor) -> Lead:
+def lead_assign(*, lead: Lead, owner, actor, version: int | None = None) -> Lead:
     """Set the owner (None: unassigned). Owners must themselves be staff members. A rep
     taking a lead a colleague already owns gets AlreadyTaken (who has it), not a bare
     refusal. The new owner is told (group robot with an @mention, e-mail) unless they
@@ -193,11 +226,12 @@ def lead_assign(*, lead: Lead, owner, actor) -> Lead:
             raise AlreadyTaken(lead.owner)
         if not permissions.can_assign(actor, lead, owner):
             raise PermissionDenied
+        _unchanged_since(lead, version)
         old = lead.owner
         if (old.pk if old else None) == (owner.pk if owner else None):
             return lead
         lead.owner = owner
-        lead.save(update_fields=["owner", "updated_at"])
+        lead.save(update_fields=["owner", "updated_at", *_bump(lead)])
         event = LeadEvent.objects.create(
             lead=lead, kind=LeadEvent.Kind.OWNER_CHANGED, actor=actor,
             data={"from": old.get_username() if old else None,
@@ -209,7 +243,7 @@ def lead_assign(*, lead: Lead, owner, actor) -> Lead:
     return lead
 
 
-def lead_add_note(*, lead: Lead, text: str, actor) -> LeadEvent:
+def lead_add_note(*, lead: Lead, text: str, actor, version: int | None = None) -> LeadEvent:
     text = (text or "").strip()
     if not text:
         raise ValidationError({"text": "A note cannot be empty."})
@@ -219,10 +253,11 @@ def lead_add_note(*, lead: Lead, text: str, actor) -> LeadEvent:
         lead = _locked(lead)
         if not permissions.can_note(actor, lead):
             raise PermissionDenied
+        _unchanged_since(lead, version)
         event = LeadEvent.objects.create(lead=lead, kind=LeadEvent.Kind.NOTE, actor=actor,
                                          data={"text": text})
         lead.last_activity_at = event.created_at
-        lead.save(update_fields=["last_activity_at", "updated_at"])
+        lead.save(update_fields=["last_activity_at", "updated_at", *_bump(lead)])
     return event
 
 
@@ -304,13 +339,15 @@ def logged_filters(cleaned: dict) -> dict[str, str]:
     return filters
 
 
-def leads_merge(*, survivor: Lead, other: Lead, actor) -> Lead:
+def leads_merge(*, survivor: Lead, other: Lead, actor,
+                versions: dict[int, int] | None = None) -> Lead:
     """Managers: merge ``other`` into ``survivor``. The other lead's timeline (downloads
     included) moves to the survivor, its consent is recorded there (when, which privacy
     notice, the browser), and it becomes a pointer (``merged_into``): out of the lists,
     its page redirects to the survivor, and its customer's report link keeps working.
     Leads already merged into ``other`` now point at the survivor. Both locked in pk
-    order, so two managers merging the same pair cannot deadlock."""
+    order, so two managers merging the same pair cannot deadlock. ``versions`` (lead pk ->
+    the version the manager's page showed): StaleLead for a lead that changed since."""
     if survivor.pk == other.pk:
         raise ValidationError({"other": "A lead cannot be merged into itself."})
     with transaction.atomic():
@@ -322,6 +359,9 @@ def leads_merge(*, survivor: Lead, other: Lead, actor) -> Lead:
         survivor, other = locked[survivor.pk], locked[other.pk]
         if not permissions.can_merge(actor):
             raise PermissionDenied
+        for pk, version in (versions or {}).items():
+            if pk in locked:
+                _unchanged_since(locked[pk], version)
         if survivor.merged_into_id or other.merged_into_id:
             raise ValidationError({"other": "One of the leads was already merged."})
         flagged = duplicates.counterparts(survivor, other)
@@ -354,8 +394,8 @@ def leads_merge(*, survivor: Lead, other: Lead, actor) -> Lead:
         other.merged_into = survivor
         other.next_action_kind, other.next_action_due, other.next_action_note = "", None, ""
         other.save(update_fields=["merged_into", "next_action_kind", "next_action_due",
-                                  "next_action_note", "updated_at"])
-        fields = ["updated_at"]
+                                  "next_action_note", "updated_at", *_bump(other)])
+        fields = ["updated_at", *_bump(survivor)]
         for name in ("wechat", "message"):
             if not getattr(survivor, name) and getattr(other, name):
                 setattr(survivor, name, getattr(other, name))

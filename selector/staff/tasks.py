@@ -38,9 +38,9 @@ from django_tasks_db.models import DBTaskResult
 
 from selector.core.siteurl import site_url
 from selector.leads import deliveries, notify, pacing
-from selector.leads.models import OPEN_STATUSES, Delivery, Lead, LeadEvent, Score
+from selector.leads.models import OPEN_STATUSES, Delivery, Lead, LeadEvent
 from selector.leads.tasks import backoff_seconds
-from selector.staff import permissions
+from selector.staff import permissions, queries
 from selector.staff.models import StaffProfile
 
 logger = logging.getLogger(__name__)
@@ -339,15 +339,20 @@ def digest_due(now=None) -> bool:
     return now.time() >= dt.time.fromisoformat(settings.STAFF_DIGEST_TIME)
 
 
+# A digest lists this many leads of each set; the rest is "N more", linked to the list.
+DIGEST_LINES = 10
+
+
 def rep_digest(user, now=None) -> dict:
-    """What a rep's digest lists: follow-ups overdue and due today."""
+    """What a rep's digest lists: follow-ups overdue and due today, the same sets as My
+    day (staff.queries.DAY_SETS): the first DIGEST_LINES of each and the exact counts."""
     now = now or timezone.now()
-    end = timezone.localtime(now).replace(hour=23, minute=59, second=59)
-    mine = Lead.objects.filter(owner=user, merged_into__isnull=True,
-                               next_action_due__isnull=False)
-    return {"overdue": list(mine.filter(next_action_due__lt=now).order_by("next_action_due")),
-            "today": list(mine.filter(next_action_due__gte=now, next_action_due__lte=end)
-                          .order_by("next_action_due"))}
+    overdue, n_overdue = queries.capped(
+        queries.day_set("overdue", user, now).order_by("next_action_due", "pk"), DIGEST_LINES)
+    today, n_today = queries.capped(
+        queries.day_set("today", user, now).order_by("next_action_due", "pk"), DIGEST_LINES)
+    return {"overdue": overdue, "today": today,
+            "counts": {"overdue": n_overdue, "today": n_today}}
 
 
 def manager_digest(now=None) -> dict:
@@ -355,9 +360,8 @@ def manager_digest(now=None) -> dict:
     since = now - timedelta(days=1)
     live = Lead.objects.filter(merged_into__isnull=True)
     return {"new": live.filter(created_at__gte=since).count(),
-            "unassigned": live.filter(owner__isnull=True, status__in=OPEN_STATUSES).count(),
-            "unassigned_hot": live.filter(owner__isnull=True, status__in=OPEN_STATUSES,
-                                          score=Score.HOT).count(),
+            "unassigned": queries.day_set("unassigned", None, now).count(),
+            "unassigned_hot": queries.day_set("hot_unassigned", None, now).count(),
             "breaches": sla_breaches(now).count()}
 
 
@@ -389,12 +393,19 @@ def _digest_message(user, now) -> notify.Message | None:
     mobiles, names = _mention([user])
     lines = []
     mine = rep_digest(user, now)
-    for lead in mine["overdue"][:10]:
+    counts = mine["counts"]
+    for lead in mine["overdue"]:
         lines.append(str(_("Overdue: %(line)s") % {"line": _lead_line(lead)}))
-    for lead in mine["today"][:10]:
+    if counts["overdue"] > len(mine["overdue"]):
+        lines.append(str(_("%(more)s more overdue: %(url)s") % {
+            "more": counts["overdue"] - len(mine["overdue"]), "url": _list_url("overdue")}))
+    for lead in mine["today"]:
         lines.append(str(_("Today %(time)s: %(line)s") % {
             "time": f"{timezone.localtime(lead.next_action_due):%H:%M}",
             "line": _lead_line(lead)}))
+    if counts["today"] > len(mine["today"]):
+        lines.append(str(_("%(more)s more due today: %(url)s") % {
+            "more": counts["today"] - len(mine["today"]), "url": _list_url("today")}))
     if permissions.is_manager(user):
         figures = manager_digest(now)
         lines.append(str(_("New leads in the last 24 hours: %(new)s; unassigned open leads: "
@@ -404,10 +415,14 @@ def _digest_message(user, now) -> notify.Message | None:
         return None
     return notify.Message(
         title=str(_("Daily digest for %(name)s: %(overdue)s overdue, %(today)s due today") % {
-            "name": names[0], "overdue": len(mine["overdue"]), "today": len(mine["today"])}),
+            "name": names[0], "overdue": counts["overdue"], "today": counts["today"]}),
         lines=tuple(lines), link=site_url() + reverse("staff:my_day"),
         link_text=str(_("Open My day")), mobiles=mobiles, names=names, event="staff.digest",
         facts={"user": user.get_username()})
+
+
+def _list_url(name: str) -> str:
+    return site_url() + queries.day_set_url(name)
 
 
 def run_tick(now=None) -> dict:

@@ -73,3 +73,11 @@ def login(client, user):
 
 def random_id() -> str:
     return str(uuid.uuid4())
+
+
+def edit(lead, data: dict) -> dict:
+    """A lead-page edit's fields as the page posts them: with the lead's version as it is
+    now (``Lead.version``; the page carries the version it was drawn from)."""
+    from selector.leads.models import Lead
+
+    return {**data, "version": Lead.objects.values_list("version", flat=True).get(pk=lead.pk)}

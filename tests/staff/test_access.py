@@ -15,6 +15,7 @@ from .conftest import login, make_user, random_id
 
 
 def _urls(lead):
+    """Each staff URL; the lead-page edits carry the version a fresh lead's page shows."""
     pid = lead.public_id
     return [
         ("get", reverse("staff:lead_list"), {}),
@@ -23,19 +24,20 @@ def _urls(lead):
         ("get", reverse("staff:export_xlsx"), {}),
         ("post", reverse("staff:lead_bulk"), {"leads": [str(pid)], "status": "won"}),
         ("get", reverse("staff:lead_detail", args=[pid]), {}),
-        ("post", reverse("staff:lead_status", args=[pid]), {"status": "contacted"}),
-        ("post", reverse("staff:lead_note", args=[pid]), {"text": "called"}),
-        ("post", reverse("staff:lead_assign", args=[pid]), {"owner": ""}),
+        ("post", reverse("staff:lead_status", args=[pid]), {"status": "contacted", "version": 1}),
+        ("post", reverse("staff:lead_note", args=[pid]), {"text": "called", "version": 1}),
+        ("post", reverse("staff:lead_assign", args=[pid]), {"owner": "", "version": 1}),
         ("get", reverse("staff:lead_delete", args=[pid]), {}),
         ("post", reverse("staff:lead_delete", args=[pid]), {"reason": "asked", "confirm": "on"}),
         ("get", reverse("staff:my_day"), {}),
         ("post", reverse("staff:lead_activity", args=[pid]), {"kind": "call",
-                                                              "outcome": "reached"}),
+                                                              "outcome": "reached",
+                                                              "version": 1}),
         ("post", reverse("staff:lead_next_action", args=[pid]),
-         {"kind": "call", "due": _tomorrow()}),
+         {"kind": "call", "due": _tomorrow(), "version": 1}),
         ("post", reverse("staff:lead_take", args=[pid]), {}),
         ("post", reverse("staff:lead_merge", args=[pid]),
-         {"other": "NS-20200101-XXXXXX", "keep": "this", "confirm": "on"}),
+         {"other": "NS-20200101-XXXXXX", "keep": "this", "confirm": "on", "version": 1}),
         ("get", reverse("staff:manager"), {}),
         ("get", reverse("staff:audit"), {}),
         ("get", reverse("staff:deliveries"), {}),

@@ -76,3 +76,5 @@ def test_a_superusers_edit_is_on_the_timeline_and_owners_are_sales_only(client, 
     assert kinds["status_changed"]["to"] == "qualified"
     assert kinds["owner_changed"] == {"from": None, "to": "sam", "via": "admin"}
     assert kinds["edited"] == {"fields": ["phone"]}
+    # A workspace tab opened before this correction is stale now (no lost update).
+    assert lead.version == 2

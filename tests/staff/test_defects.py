@@ -11,7 +11,7 @@ from selector.staff.models import ExportLog, LeadDeletion
 from selector.staff.services import lead_delete_on_request
 from tests.conftest import make_lead
 
-from .conftest import login
+from .conftest import edit, login
 
 LIST = "/staff/leads/"
 
@@ -156,20 +156,22 @@ def test_lost_needs_a_reason_and_won_takes_a_deal_value(client, sales):
     lead = make_lead(owner=sales)
     url = reverse("staff:lead_status", args=[lead.public_id])
     login(client, sales)
-    assert client.post(url, {"status": "lost"}).status_code == 400
-    assert client.post(url, {"status": "lost", "lost_reason": "other"}).status_code == 400
+    assert client.post(url, edit(lead, {"status": "lost"})).status_code == 400
+    assert client.post(url, edit(lead, {"status": "lost", "lost_reason": "other"})) \
+        .status_code == 400
     lead.refresh_from_db()
     assert lead.status == "new"
-    client.post(url, {"status": "lost", "lost_reason": "competitor", "note": "选了友商"})
+    client.post(url, edit(lead, {"status": "lost", "lost_reason": "competitor",
+                                 "note": "选了友商"}))
     lead.refresh_from_db()
     assert (lead.status, lead.lost_reason) == ("lost", "competitor")
     event = lead.events.get(kind="status_changed")
     assert event.data == {"from": "new", "to": "lost", "reason": "competitor",
                           "note": "选了友商"}
-    client.post(url, {"status": "won", "deal_value": "1250000.50"})
+    client.post(url, edit(lead, {"status": "won", "deal_value": "1250000.50"}))
     lead.refresh_from_db()
     assert (lead.status, str(lead.deal_value), lead.lost_reason) == ("won", "1250000.50", "")
-    assert client.post(url, {"status": "won", "deal_value": "-5"}).status_code == 400
+    assert client.post(url, edit(lead, {"status": "won", "deal_value": "-5"})).status_code == 400
 
 
 def test_the_list_shows_overdue_and_duplicate_flags(client, sales):

@@ -14,7 +14,7 @@ from selector.staff.services import leads_merge
 from selector.wizard.models import WizardSession
 from tests.conftest import make_lead
 
-from .conftest import login
+from .conftest import edit, login
 
 ANSWERS = {"gpus": 256, "gpus_per_server": 8, "workload": "training", "budget": "balanced",
            "determinism": "standard", "throughput_limited": False, "nic_speed": 400}
@@ -122,7 +122,7 @@ def test_managers_merge_events_consent_and_downloads_move(client, manager, sales
     LeadEvent.objects.create(lead=other, kind="note", actor=sales, data={"text": "老客户"})
     response = login(client, manager).post(
         reverse("staff:lead_merge", args=[survivor.public_id]),
-        {"other": other.report_number, "keep": "this", "confirm": "on"})
+        edit(survivor, {"other": other.report_number, "keep": "this", "confirm": "on"}))
     assert response.status_code == 302
     other.refresh_from_db()
     survivor.refresh_from_db()

@@ -18,7 +18,7 @@ from selector.staff import services, tasks
 from selector.staff.models import StaffProfile
 from tests.conftest import make_lead
 
-from .conftest import login
+from .conftest import edit, login
 
 SH = ZoneInfo("Asia/Shanghai")
 
@@ -127,9 +127,9 @@ def test_the_first_activity_is_the_first_contact(client, sales):
     lead = make_lead(owner=sales, sla_due=timezone.now() + dt.timedelta(hours=1))
     url = reverse("staff:lead_activity", args=[lead.public_id])
     login(client, sales)
-    assert client.post(url, {"kind": "call", "outcome": "held"}).status_code == 400
-    client.post(url, {"kind": "call", "outcome": "no_answer", "note": "关机"})
-    client.post(url, {"kind": "wechat", "outcome": "replied"})
+    assert client.post(url, edit(lead, {"kind": "call", "outcome": "held"})).status_code == 400
+    client.post(url, edit(lead, {"kind": "call", "outcome": "no_answer", "note": "关机"}))
+    client.post(url, edit(lead, {"kind": "wechat", "outcome": "replied"}))
     lead.refresh_from_db()
     first = lead.events.filter(kind="activity").order_by("pk").first()
     assert first.data == {"type": "call", "outcome": "no_answer", "note": "关机"}
@@ -161,14 +161,15 @@ def test_next_action_is_set_shown_and_cleared(client, sales):
     login(client, sales)
     due = (timezone.localtime() + dt.timedelta(days=1)).replace(hour=10, minute=0, second=0,
                                                                microsecond=0)
-    client.post(url, {"kind": "visit", "due": due.strftime("%Y-%m-%dT%H:%M"), "note": "带方案"})
+    client.post(url, edit(lead, {"kind": "visit", "due": due.strftime("%Y-%m-%dT%H:%M"),
+                                 "note": "带方案"}))
     lead.refresh_from_db()
     assert (lead.next_action_kind, lead.next_action_due, lead.next_action_note) == (
         "visit", due, "带方案")
     assert lead.events.get(kind="next_action_set").data["type"] == "visit"
     past = (timezone.localtime() - dt.timedelta(days=2)).strftime("%Y-%m-%dT%H:%M")
-    assert client.post(url, {"kind": "call", "due": past}).status_code == 400
-    client.post(url, {"kind": ""})
+    assert client.post(url, edit(lead, {"kind": "call", "due": past})).status_code == 400
+    client.post(url, edit(lead, {"kind": ""}))
     lead.refresh_from_db()
     assert lead.next_action_due is None and lead.events.filter(
         kind="next_action_cleared").exists()

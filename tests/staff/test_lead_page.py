@@ -9,7 +9,7 @@ from selector.staff import services
 from selector.staff.models import LeadDeletion
 from tests.conftest import make_lead
 
-from .conftest import login
+from .conftest import edit, login
 
 
 def detail(lead):
@@ -45,7 +45,7 @@ def test_status_change_writes_an_event(client, sales, lead):
     lead.owner = sales
     lead.save()
     response = login(client, sales).post(reverse("staff:lead_status", args=[lead.public_id]),
-                                         {"status": "qualified"})
+                                         edit(lead, {"status": "qualified"}))
     assert response.status_code == 302
     lead.refresh_from_db()
     assert lead.status == "qualified"
@@ -68,21 +68,21 @@ def test_a_bad_status_is_a_400_not_a_500(client, sales, lead):
 def test_notes_are_escaped_and_limited(client, sales, lead):
     login(client, sales)
     url = reverse("staff:lead_note", args=[lead.public_id])
-    client.post(url, {"text": "<b>call back</b> 周三"})
+    client.post(url, edit(lead, {"text": "<b>call back</b> 周三"}))
     assert lead.events.get(kind="note").data["text"] == "<b>call back</b> 周三"
     assert "&lt;b&gt;call back&lt;/b&gt; 周三" in client.get(detail(lead)).content.decode()
-    assert client.post(url, {"text": "x" * 2001}).status_code == 400
-    assert client.post(url, {"text": "   "}).status_code == 400
+    assert client.post(url, edit(lead, {"text": "x" * 2001})).status_code == 400
+    assert client.post(url, edit(lead, {"text": "   "})).status_code == 400
     assert lead.events.filter(kind="note").count() == 1
 
 
 def test_sales_take_an_unassigned_lead_but_cannot_give_it_away(client, sales, sales2, lead):
     login(client, sales)
     url = reverse("staff:lead_assign", args=[lead.public_id])
-    assert client.post(url, {"owner": str(sales.pk)}).status_code == 302
+    assert client.post(url, edit(lead, {"owner": str(sales.pk)})).status_code == 302
     lead.refresh_from_db()
     assert lead.owner == sales
-    assert client.post(url, {"owner": str(sales2.pk)}).status_code == 400
+    assert client.post(url, edit(lead, {"owner": str(sales2.pk)})).status_code == 400
     lead.refresh_from_db()
     assert lead.owner == sales
 
@@ -91,8 +91,8 @@ def test_managers_assign_to_anyone_but_only_to_team_members(client, manager, sal
                                                            lead):
     login(client, manager)
     url = reverse("staff:lead_assign", args=[lead.public_id])
-    assert client.post(url, {"owner": str(sales.pk)}).status_code == 302
-    assert client.post(url, {"owner": str(outsider.pk)}).status_code == 400
+    assert client.post(url, edit(lead, {"owner": str(sales.pk)})).status_code == 302
+    assert client.post(url, edit(lead, {"owner": str(outsider.pk)})).status_code == 400
     lead.refresh_from_db()
     assert lead.owner == sales
 

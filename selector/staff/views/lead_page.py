@@ -5,14 +5,17 @@ downloads."""
 from __future__ import annotations
 
 import contextlib
+import time
 from collections.abc import Mapping
 from datetime import datetime
+from decimal import Decimal, InvalidOperation
 
 from django.contrib import messages
+from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Q
 from django.forms import Form
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -105,6 +108,9 @@ def _event_text(event: LeadEvent) -> str:
                 "reason": _label(dict(LostReason.choices), data["reason"])}
         if data.get("deal_value"):
             text += " · " + _("deal value: ¥%(value)s") % {"value": data["deal_value"]}
+        if data.get("cleared_deal_value"):
+            text += " · " + _("deal value ¥%(value)s cleared") % {
+                "value": data["cleared_deal_value"]}
         return text + (f"\n{data['note']}" if data.get("note") else "")
     if event.kind == kind.OWNER_CHANGED:
         return _("Owner changed from %(old)s to %(new)s") % {
@@ -199,18 +205,22 @@ def _lead_context(request, lead: Lead, **extra) -> dict:
         "can_merge": permissions.can_merge(user),
         "is_manager": permissions.is_manager(user),
         "can_take": permissions.can_take(user, lead),
+        # Every edit form carries the version the page shows (no lost updates).
         "status_form": StatusForm(initial={"status": lead.status,
                                            "lost_reason": lead.lost_reason,
-                                           "deal_value": lead.deal_value}),
-        "note_form": NoteForm(),
-        "activity_form": ActivityForm(),
+                                           "deal_value": lead.deal_value,
+                                           "version": lead.version}),
+        "note_form": NoteForm(initial={"version": lead.version}),
+        "activity_form": ActivityForm(initial={"version": lead.version}),
         "next_form": NextActionForm(initial={
             "kind": lead.next_action_kind or NextActionKind.CALL,
             "due": timezone.localtime(lead.next_action_due) if lead.next_action_due
-            else _tomorrow_morning(), "note": lead.next_action_note}),
-        "merge_form": MergeForm(),
+            else _tomorrow_morning(), "note": lead.next_action_note,
+            "version": lead.version}),
+        "merge_form": MergeForm(initial={"version": lead.version}),
         "assign_form": AssignForm(user=user, lead=lead,
-                                  initial={"owner": lead.owner_id or ""}),
+                                  initial={"owner": lead.owner_id or "",
+                                           "version": lead.version}),
         "share_url": _share_url(lead),
         "report_url": reverse("staff:lead_report", args=[lead.public_id]),
         "overdue": bool(lead.next_action_due and lead.next_action_due < now),
@@ -240,7 +250,115 @@ def lead_detail(request: HttpRequest, public_id) -> HttpResponse:
         messages.info(request, _("%(number)s was merged into this lead.") % {
             "number": lead.report_number})
         return _detail(survivor)
-    return render(request, "staff/lead_detail.html", _lead_context(request, lead))
+    return render(request, "staff/lead_detail.html", _lead_context(
+        request, lead, conflict=_pop_conflict(request, lead)))
+
+
+# An edit refused because the lead changed since the page was drawn (services.StaleLead),
+# kept for the GET that shows it next to the current state (Post/Redirect/Get, as the
+# contact form: Back never resubmits; the same for htmx, which follows the redirect).
+# Read once, dropped after CONFLICT_MAX_AGE.
+CONFLICT_KEY = "lead_conflict"
+CONFLICT_MAX_AGE = 30 * 60
+_NOT_KEPT = {"csrfmiddlewaretoken", "version"}
+# What each refused edit was, for the "your change" line (the form's action).
+CONFLICT_ACTIONS = {
+    "status": "staff:lead_status", "note": "staff:lead_note",
+    "activity": "staff:lead_activity", "next_action": "staff:lead_next_action",
+    "owner": "staff:lead_assign", "merge": "staff:lead_merge",
+}
+
+
+def _refused_as_stale(request: HttpRequest, stale: services.StaleLead, action: str
+                      ) -> HttpResponse:
+    """Keep the refused edit (what was posted) and show the lead page: its current state,
+    what changed, the edit, and a button that applies it to the current version."""
+    lead = stale.lead
+    request.session[CONFLICT_KEY] = {
+        "lead": str(lead.public_id), "action": action, "at": time.time(),
+        "data": [[k, v] for k, values in request.POST.lists() if k not in _NOT_KEPT
+                 for v in values][:20]}
+    url = reverse("staff:lead_detail", args=[lead.public_id]) + "#conflict"
+    return HttpResponseRedirect(url, status=303)
+
+
+def _pop_conflict(request: HttpRequest, lead: Lead) -> dict | None:
+    stash = request.session.pop(CONFLICT_KEY, None)
+    if (not isinstance(stash, dict) or stash.get("lead") != str(lead.public_id)
+            or stash.get("action") not in CONFLICT_ACTIONS
+            or time.time() - float(stash.get("at") or 0) > CONFLICT_MAX_AGE):
+        return None
+    data = [(str(k), str(v)) for k, v in stash.get("data") or []]
+    last = lead.events.select_related("actor").exclude(
+        kind__in=(LeadEvent.Kind.NOTIFIED, LeadEvent.Kind.NOTIFICATION_FAILED,
+                  LeadEvent.Kind.REMINDED)).order_by("-created_at", "-pk").first()
+    return {
+        "action": stash["action"],
+        "url": reverse(CONFLICT_ACTIONS[stash["action"]], args=[lead.public_id]),
+        "data": data,
+        "yours": _change_text(stash["action"], dict(data)),
+        "current": _state_lines(lead),
+        "last": last, "last_text": _event_text(last) if last else "",
+        "last_actor": permissions.display_name(last.actor) if last and last.actor else "",
+    }
+
+
+def _money(value) -> str:
+    try:
+        return f"¥{Decimal(value):,.2f}".replace(".00", "")
+    except (InvalidOperation, TypeError, ValueError):
+        return str(value)
+
+
+def _state_lines(lead: Lead) -> list[tuple[str, str]]:
+    """The lead as it is now, in the terms of the edit forms."""
+    status = str(lead.get_status_display())
+    if lead.status == Status.WON and lead.deal_value is not None:
+        status += " · " + _money(lead.deal_value)
+    if lead.status == Status.LOST and lead.lost_reason:
+        status += " · " + str(lead.get_lost_reason_display())
+    if lead.next_action_due:
+        next_action = "{} · {}".format(
+            lead.get_next_action_kind_display(),
+            timezone.localtime(lead.next_action_due).strftime("%Y-%m-%d %H:%M"))
+    else:
+        next_action = _("none")
+    return [(_("Status"), status),
+            (_("Owner"), permissions.display_name(lead.owner) if lead.owner
+             else _("Unassigned")),
+            (_("Next action"), next_action)]
+
+
+def _change_text(action: str, data: dict[str, str]) -> str:
+    """The refused edit in words (its posted fields)."""
+    note = data.get("note", "").strip()
+    if action == "status":
+        text = _("Status: %(status)s") % {
+            "status": _label(dict(Status.choices), data.get("status", ""))}
+        if data.get("status") == Status.WON and data.get("deal_value"):
+            text += " · " + _money(data["deal_value"])
+        if data.get("status") == Status.LOST and data.get("lost_reason"):
+            text += " · " + str(_label(dict(LostReason.choices), data["lost_reason"]))
+    elif action == "note":
+        return _("Note: %(text)s") % {"text": data.get("text", "")}
+    elif action == "activity":
+        text = "{} · {}".format(_label(dict(NextActionKind.choices), data.get("kind", "")),
+                                _label(OUTCOME_LABELS, data.get("outcome", "")))
+    elif action == "next_action":
+        if not data.get("kind"):
+            return _("Clear the next action")
+        text = _("Next action: %(kind)s · %(due)s") % {
+            "kind": _label(dict(NextActionKind.choices), data["kind"]),
+            "due": data.get("due", "").replace("T", " ")}
+    elif action == "owner":
+        value = data.get("owner", "")
+        owner = get_user_model().objects.filter(pk=int(value)).first() \
+            if value.isdigit() else None
+        return _("Owner: %(owner)s") % {
+            "owner": permissions.display_name(owner) if owner else _("Unassigned")}
+    else:
+        return _("Merge with %(number)s") % {"number": data.get("other", "")}
+    return text + (f"\n{note}" if note else "")
 
 
 def _detail(lead: Lead) -> HttpResponse:
@@ -277,7 +395,10 @@ def lead_status(request: HttpRequest, public_id) -> HttpResponse:
         services.lead_change_status(lead=lead, status=data["status"], actor=request.user,
                                     lost_reason=data.get("lost_reason") or "",
                                     note=data.get("note") or "",
-                                    deal_value=data.get("deal_value"))
+                                    deal_value=data.get("deal_value"),
+                                    version=data["version"])
+    except services.StaleLead as stale:
+        return _refused_as_stale(request, stale, "status")
     except ValidationError as exc:
         messages.error(request, " ".join(exc.messages))
         return _detail(lead)
@@ -307,7 +428,11 @@ def lead_note(request: HttpRequest, public_id) -> HttpResponse:
     lead, form = _posted_form(request, public_id, NoteForm, "note_form", may=permissions.can_note)
     if isinstance(form, HttpResponse):
         return form
-    services.lead_add_note(lead=lead, text=form.cleaned_data["text"], actor=request.user)
+    try:
+        services.lead_add_note(lead=lead, text=form.cleaned_data["text"], actor=request.user,
+                               version=form.cleaned_data["version"])
+    except services.StaleLead as stale:
+        return _refused_as_stale(request, stale, "note")
     messages.success(request, _("Note added."))
     return _detail(lead)
 
@@ -318,7 +443,10 @@ def lead_activity(request: HttpRequest, public_id) -> HttpResponse:
     lead, form = _posted_form(request, public_id, ActivityForm, "activity_form")
     if isinstance(form, HttpResponse):
         return form
-    services.lead_log_activity(lead=lead, actor=request.user, **form.cleaned_data)
+    try:
+        services.lead_log_activity(lead=lead, actor=request.user, **form.cleaned_data)
+    except services.StaleLead as stale:
+        return _refused_as_stale(request, stale, "activity")
     messages.success(request, _("Activity logged."))
     return _detail(lead)
 
@@ -329,7 +457,10 @@ def lead_next_action(request: HttpRequest, public_id) -> HttpResponse:
     lead, form = _posted_form(request, public_id, NextActionForm, "next_form")
     if isinstance(form, HttpResponse):
         return form
-    services.lead_set_next_action(lead=lead, actor=request.user, **form.cleaned_data)
+    try:
+        services.lead_set_next_action(lead=lead, actor=request.user, **form.cleaned_data)
+    except services.StaleLead as stale:
+        return _refused_as_stale(request, stale, "next_action")
     messages.success(request, _("Next action saved.") if form.cleaned_data["kind"]
                      else _("Next action cleared."))
     return redirect(_safe_next(request) or reverse("staff:lead_detail", args=[lead.public_id]))
@@ -366,7 +497,10 @@ def lead_assign(request: HttpRequest, public_id) -> HttpResponse:
         return _form_error(request, lead, assign_form=form)
     owner = form.cleaned_data["owner"]
     try:
-        services.lead_assign(lead=lead, owner=owner, actor=request.user)
+        services.lead_assign(lead=lead, owner=owner, actor=request.user,
+                             version=form.cleaned_data["version"])
+    except services.StaleLead as stale:
+        return _refused_as_stale(request, stale, "owner")
     except services.AlreadyTaken as taken:
         messages.error(request, _("This lead is already taken by %(owner)s.") % {
             "owner": _display_name(taken.owner)})
@@ -390,7 +524,10 @@ def lead_merge(request: HttpRequest, public_id) -> HttpResponse:
     other = form.cleaned_data["other"]
     survivor, merged = (lead, other) if form.cleaned_data["keep"] == "this" else (other, lead)
     try:
-        services.leads_merge(survivor=survivor, other=merged, actor=request.user)
+        services.leads_merge(survivor=survivor, other=merged, actor=request.user,
+                             versions={lead.pk: form.cleaned_data["version"]})
+    except services.StaleLead as stale:
+        return _refused_as_stale(request, stale, "merge")
     except ValidationError as exc:
         messages.error(request, " ".join(exc.messages))
         return _detail(lead)
