@@ -7,6 +7,9 @@ and both RoCE fabrics (plus InfiniBand for the cost rule).
 * Every cable length a snippet writes is at least the plan's length for those ports.
 * Every GPU port and every uplink port of the fullest leaf, and every spine/core port, is
   in a QoS group the snippet configures.
+* A part the plan needs and the catalogue cannot supply makes the cost incomplete, and no
+  RoCE/InfiniBand ratio is shown (with every catalogue row priced, so that a missing
+  price cannot hide the rule).
 """
 
 from __future__ import annotations
@@ -15,10 +18,11 @@ import functools
 import itertools
 import json
 import re
+from decimal import Decimal
 
 import pytest
 
-from selector.domain import DEFAULT_CATALOGUE, Answers, FabricTooLarge
+from selector.domain import DEFAULT_CATALOGUE, Answers, FabricTooLarge, Prices, recommend
 from selector.domain.decision import DISTANCES, Fabric
 from selector.domain.plan import FabricPlan, plan_fabric
 from selector.domain.recommend import leaf_ports, tuning_for
@@ -30,6 +34,11 @@ NICS_PER_SERVER = (1, 4, 8)
 VENDORS = ("any", "arista", "asterfusion")
 ROCE = (Fabric.ROCE_400, Fabric.ROCE_800)
 COMBINATIONS = list(itertools.product(GPUS, NICS, NICS_PER_SERVER, DISTANCES, VENDORS, ROCE))
+# Every switch and part of the catalogue priced: only a part the catalogue lacks can make
+# a cost incomplete here.
+FULL_PRICES = Prices("CNY", "2026-12-02", {
+    key: Decimal(1000) for key in [s.key for s in DEFAULT_CATALOGUE.switches]
+    + [p.key for p in DEFAULT_CATALOGUE.parts]})
 
 
 @functools.cache
@@ -38,7 +47,7 @@ def _plan(gpus: int, nic: int, nps: int, distance: str, vendor: str,
     answers = Answers(gpus, nic_speed=nic, nics_per_server=nps, distance=distance,
                       vendor=vendor)
     try:
-        return plan_fabric(fabric, answers, DEFAULT_CATALOGUE)
+        return plan_fabric(fabric, answers, DEFAULT_CATALOGUE, FULL_PRICES)
     except (FabricTooLarge, LookupError):
         return None
 
@@ -184,6 +193,45 @@ def test_every_gpu_and_uplink_port_is_in_a_qos_group():
                 ports = set(group.ports.split(","))
                 assert ports <= named[index] and ports <= queues[index], combo
                 assert len(ports) == group.count, combo
+
+
+def test_a_missing_part_means_an_incomplete_cost():
+    """Finding 5: vendor=arista at 1,024 GPUs was "complete" with no modules or cables;
+    800G NICs were complete while the NIC-end modules were missing."""
+    seen = {"incomplete": 0, "complete": 0}
+    for combo in COMBINATIONS + [(*c[:5], Fabric.INFINIBAND) for c in COMBINATIONS
+                                 if c[5] == Fabric.ROCE_400 and c[4] == "any"]:
+        plan = _plan(*combo)
+        if plan is None:
+            continue
+        assert plan.cost is not None
+        needs_part = plan.has_note("no_part")
+        assert plan.cost.complete == (not needs_part), combo
+        seen["incomplete" if needs_part else "complete"] += 1
+    assert seen["incomplete"] > 100 and seen["complete"] > 100
+
+
+@pytest.mark.parametrize("query", [
+    {"gpus": 1024, "vendor": "arista"},  # no optics in the catalogue for Arista cages
+    {"gpus": 2048, "nic_speed": 800},  # no ConnectX-8 Ethernet NIC-end module
+    {"gpus": 2048, "nic_speed": 800, "budget": "performance"},
+])
+def test_no_cost_and_no_ratio_when_a_part_is_missing(query):
+    rec = recommend(Answers(**query), DEFAULT_CATALOGUE, FULL_PRICES)
+    roce = next(o.plan for o in rec.options if o.plan and o.plan.switch.technology ==
+                "ethernet")
+    assert roce.has_note("no_part")
+    assert roce.cost is not None and not roce.cost.complete
+    assert any(key.startswith("part:") for key in roce.cost.missing)
+    assert rec.cost_ratio() is None
+    api = next(o.api_dict() for o in rec.options if o.plan is roce)
+    assert api["cost"] is None
+
+
+def test_a_complete_plan_still_has_a_cost_and_a_ratio():
+    rec = recommend(Answers(1024), DEFAULT_CATALOGUE, FULL_PRICES)
+    assert all(o.plan.cost.complete for o in rec.options)
+    assert rec.cost_ratio() is not None
 
 
 @pytest.mark.parametrize(("query", "family"), [
