@@ -253,7 +253,26 @@ def openapi_document(server_url: str) -> dict:
                 "config": {"type": "array", "items": {"type": "object", "properties": {
                     "text": {"type": "string"}, "citation": {"oneOf": [
                         {"$ref": "#/components/schemas/Citation"}, {"type": "null"}]}}}},
-                "warnings": {"type": "array", "items": {"type": "object"}}}},
+                "warnings": {"type": "array", "items": {"type": "object"}},
+                "port_groups": {"type": "array", "description": "Every port the configuration "
+                                "sets, by group: the fullest leaf's GPU ports and uplinks, "
+                                "every spine/core port; a group runs lossless (PFC and ECN) "
+                                "or lossy (ECN only, with the reason)", "items": {
+                                    "type": "object", "required": [
+                                        "role", "ports", "count", "cable_m", "lossless"],
+                                    "properties": {
+                                        "role": {"type": "string",
+                                                 "enum": ["gpu", "uplink", "fabric"]},
+                                        "ports": {"type": "string", "description":
+                                                  "Interface names as the switch OS "
+                                                  "writes them"},
+                                        "count": {"type": "integer"},
+                                        "cable_m": {"type": "integer", "description":
+                                                    "The plan's longest link on them"},
+                                        "lossless": {"type": "boolean"},
+                                        "reason": {"type": "string", "enum": [
+                                            "", "distance", "no_headroom_row"]}}}},
+                "mtu": {"type": "integer", "description": "The switch ports' MTU, bytes"}}},
             "Citation": {"type": "object", "properties": {
                 "source": SOURCE, "remark": {"type": "string"}}},
             "Recommendation": {"type": "object", "required": [

@@ -28,7 +28,8 @@ from .catalogue import PartSpec, Source
 if TYPE_CHECKING:
     from .plan import FabricPlan
 
-__all__ = ["BomLine", "Prices", "Cost", "GPU_REACH_MAX_M", "bill_of_materials", "cost_of"]
+__all__ = ["BomLine", "Prices", "Cost", "GPU_REACH_MAX_M", "bill_of_materials", "cost_of",
+           "missing_part_key"]
 
 # GPU-to-leaf links stay within the row of the servers (multimode reach).
 GPU_REACH_MAX_M = 50
@@ -290,9 +291,19 @@ def _count(acc: _Lines, option: _Option, tier: str, gbps: int, far: str,
             planes * sum(n * _fibres(option.cable, ports, gbps) for n, ports in near))
 
 
-def cost_of(lines: Sequence[BomLine], prices: Prices) -> Cost:
+def missing_part_key(part: dict[str, Any]) -> str:
+    """The key a part the catalogue cannot supply stands under in ``Cost.missing``:
+    ``part:<tier>`` (the whole tier), ``part:<tier>:nic`` (its NIC-end modules)."""
+    return f"part:{part['tier']}" + (f":{part['end']}" if part.get("end") else "")
+
+
+def cost_of(lines: Sequence[BomLine], prices: Prices,
+            missing_parts: Sequence[dict[str, Any]] = ()) -> Cost:
+    """The cost of ``lines`` at ``prices``. A line without a price, or a part the plan
+    needs and the catalogue cannot supply (``missing_parts``, from ``bill_of_materials``),
+    makes the cost incomplete: the amount then covers only what is priced."""
     amount = Decimal(0)
-    missing: list[str] = []
+    missing: list[str] = [missing_part_key(part) for part in missing_parts]
     for line in lines:
         price = prices.unit.get(line.key)
         if price is None:

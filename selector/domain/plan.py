@@ -402,7 +402,7 @@ def _build(fabric: Fabric, switch: SwitchSpec, answers: Answers, catalogue: Cata
     )
     lines, missing = bill_of_materials(plan, catalogue.parts)
     notes = list(plan.notes) + [Note("no_part", m) for m in missing]
-    cost = cost_of(lines, prices) if prices is not None else None
+    cost = cost_of(lines, prices, missing) if prices is not None else None
     return FabricPlan(**{**plan.__dict__, "bom": tuple(lines), "notes": tuple(notes),
                          "cost": cost})
 

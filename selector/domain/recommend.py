@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from .bom import Prices
+from .bom import GPU_REACH_MAX_M, Prices
 from .catalogue import Catalogue, SwitchSpec
 from .decision import ENGINE_VERSION, Answers, Decision, Fabric, decide
 from .plan import FabricPlan, plan_fabric
@@ -236,7 +236,17 @@ def leaf_ports(plan: FabricPlan) -> LeafPorts:
     up_split = switch.port_speed_gbps // plan.uplink_gbps
     return LeafPorts(gpu_ports=-(-down // gpu_split), gpu_split=gpu_split,
                      uplink_ports=-(-up // up_split) if up else 0,
-                     uplink_split=up_split if up else 1)
+                     uplink_split=up_split if up else 1, switch_ports=switch.ports)
+
+
+def tuning_for(plan: FabricPlan) -> TuningProfile | None:
+    """The lossless profile of the plan's switch family, its port groups read from the
+    plan: the fullest leaf's GPU ports (links within the servers' row) and uplinks, and
+    the spine and core ports (links at the distance the customer chose)."""
+    return tuning_profile(plan.switch.family, plan.port_gbps, uplink_gbps=plan.uplink_gbps,
+                          cable_m=plan.reach_m,
+                          gpu_cable_m=min(plan.reach_m, GPU_REACH_MAX_M),
+                          switch_key=plan.switch.key, leaf=leaf_ports(plan))
 
 
 def recommend(answers: Answers, catalogue: Catalogue | tuple[SwitchSpec, ...],
@@ -246,12 +256,10 @@ def recommend(answers: Answers, catalogue: Catalogue | tuple[SwitchSpec, ...],
     decision = decide(answers)
     recommended = _option(decision.recommendation, answers, catalogue, prices)
     runner = _option(decision.runner_up, answers, catalogue, prices)
-    tuning = None
     plan = recommended.plan
+    tuning = None
     if decision.recommendation in ROCE_FABRICS and plan is not None:
-        tuning = tuning_profile(plan.switch.family, plan.port_gbps,
-                                uplink_gbps=plan.uplink_gbps, cable_m=plan.reach_m,
-                                switch_key=plan.switch.key, leaf=leaf_ports(plan))
+        tuning = tuning_for(plan)
     return Recommendation(answers, decision, recommended, runner, tuning,
                           engine_version=decision.engine_version,
                           catalogue_version=catalogue.version)

@@ -9,6 +9,7 @@ notes, issue 12); citations are ``Citation(source, remark)`` pairs from here to 
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass
 from decimal import Decimal
@@ -27,6 +28,8 @@ __all__ = [
     "ConfigLine",
     "TuningProfile",
     "LeafPorts",
+    "PortGroup",
+    "LOSSLESS_MAX_M",
     "tuning_profile",
     "nic_xoff_bytes",
     "bdp_bytes",
@@ -34,6 +37,11 @@ __all__ = [
 
 SPEEDS_GBPS = (100, 200, 400, 800)
 CABLE_M_MIN, CABLE_M_MAX = 1, 2000
+# Links this long or longer run lossy (ECN only): no vendor headroom profile we read covers
+# lossless PFC over a kilometre (the long_link_lossy warning says so).
+LOSSLESS_MAX_M = 1000
+# GPU links stay within the servers' row (multimode reach), as the bill of materials plans.
+GPU_CABLE_MAX_M = 50
 _READ = "2026-12-01"
 
 CL_ROCE = Source(
@@ -144,6 +152,32 @@ class Warn(Phrase):
 
 
 @dataclass(frozen=True)
+class PortGroup:
+    """A set of ports that share one lossless setting: ``role`` is ``gpu`` (leaf ports to
+    the NICs), ``uplink`` (leaf ports to the spines) or ``fabric`` (every port of a spine
+    or core switch). ``ports`` names them as the switch OS does, ``count`` how many
+    interfaces that is; ``cable_m`` the plan's longest link on them; ``lossless`` False
+    for a lossy (ECN only) group, ``reason`` then says why (``distance`` or
+    ``no_headroom_row``)."""
+
+    role: str
+    ports: str
+    count: int
+    cable_m: int
+    lossless: bool
+    reason: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"role": self.role, "ports": self.ports, "count": self.count,
+                "cable_m": self.cable_m, "lossless": self.lossless, "reason": self.reason}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> PortGroup:
+        return cls(str(data["role"]), str(data["ports"]), int(data["count"]),
+                   int(data["cable_m"]), bool(data["lossless"]), str(data.get("reason", "")))
+
+
+@dataclass(frozen=True)
 class TuningProfile:
     """The lossless values for one switch family at the plan's GPU link speed.
 
@@ -177,6 +211,12 @@ class TuningProfile:
     citations: dict[str, tuple[Citation, ...]]
     config: tuple[ConfigLine, ...]
     warnings: tuple[Warn, ...] = ()
+    groups: tuple[PortGroup, ...] = ()
+    mtu: int = 0
+
+    @property
+    def lossy_groups(self) -> tuple[PortGroup, ...]:
+        return tuple(g for g in self.groups if not g.lossless)
 
     @property
     def pfc_watchdog(self) -> bool:
@@ -221,6 +261,8 @@ class TuningProfile:
             "citations": {k: [c.to_dict() for c in v] for k, v in self.citations.items()},
             "config": [line.to_dict() for line in self.config],
             "warnings": [w.to_dict() for w in self.warnings],
+            "port_groups": [g.to_dict() for g in self.groups],
+            "mtu": self.mtu,
         }
 
     @classmethod
@@ -244,6 +286,8 @@ class TuningProfile:
                        for k, v in data.get("citations", {}).items()},
             config=tuple(ConfigLine.from_dict(x) for x in data.get("config", ())),
             warnings=tuple(Warn.from_dict(w) for w in data.get("warnings", ())),
+            groups=tuple(PortGroup.from_dict(g) for g in data.get("port_groups", ())),
+            mtu=int(data.get("mtu", 0)),
         )
 
 
@@ -288,9 +332,9 @@ def _validate(speed_gbps: object, cable_m: object) -> None:
                           f"cable_m must be {CABLE_M_MIN}..{CABLE_M_MAX}")
 
 
-def _long_link_warnings(cable_m: int, family: str) -> list[Warn]:
+def _long_link_warnings(cable_m: int) -> list[Warn]:
     out = []
-    if cable_m >= 1000:
+    if cable_m >= LOSSLESS_MAX_M:
         out.append(Warn("long_link_lossy", {"cable_m": cable_m}))
     elif cable_m > 100:
         out.append(Warn("long_link_headroom", {"cable_m": cable_m}))
@@ -302,12 +346,40 @@ class LeafPorts:
     """How a leaf uses its front-panel ports: the first ``gpu_ports`` native ports face the
     GPUs, each split ``gpu_split`` ways; the next ``uplink_ports`` go to the spines, each
     split ``uplink_split`` ways (1: native speed). ``uplink_ports`` is 0 on a switch that
-    carries a whole plane."""
+    carries a whole plane. ``switch_ports``: the native ports of a spine or core switch of
+    the same model (all of them face another switch)."""
 
     gpu_ports: int
     gpu_split: int = 1
     uplink_ports: int = 0
     uplink_split: int = 1
+    switch_ports: int = 64
+
+
+@dataclass(frozen=True)
+class _Span:
+    """Native ports ``first``..``first + count - 1``, each split ``split`` ways."""
+
+    role: str
+    first: int
+    count: int
+    split: int
+    cable_m: int
+    switch: str  # "leaf" | "spine"
+
+    @property
+    def interfaces(self) -> int:
+        return self.count * self.split
+
+
+def _spans(leaf: LeafPorts, gpu_cable: int, up_cable: int) -> list[_Span]:
+    spans = [_Span("gpu", 1, leaf.gpu_ports, leaf.gpu_split, gpu_cable, "leaf")]
+    if leaf.uplink_ports:
+        spans.append(_Span("uplink", leaf.gpu_ports + 1, leaf.uplink_ports, leaf.uplink_split,
+                           up_cable, "leaf"))
+        spans.append(_Span("fabric", 1, leaf.switch_ports, leaf.uplink_split, up_cable,
+                           "spine"))
+    return [s for s in spans if s.count > 0]
 
 
 def _swp(first: int, count: int, split: int) -> list[str]:
@@ -320,36 +392,64 @@ def _swp(first: int, count: int, split: int) -> list[str]:
     return [f"swp{n}s0-{split - 1}" for n in range(first, first + count)]
 
 
-def _spectrum_ports(leaf: LeafPorts | None) -> tuple[list[ConfigLine], str, str]:
-    """The breakout lines, every lossless port, and the ECMP (uplink) ports of the leaf."""
-    if leaf is None:  # no plan to read the layout from: every native port, unsplit
-        return [], "swp1-64", "swp1-64"
-    breakout = []
-    uplink_first = leaf.gpu_ports + 1
-    for first, count, split in ((1, leaf.gpu_ports, leaf.gpu_split),
-                                (uplink_first, leaf.uplink_ports, leaf.uplink_split)):
-        if count and split > 1:
-            breakout.append(ConfigLine(
-                f"nv set interface {_span(first, count)} link breakout {split}x",
-                Citation(CL_PORTS, "Breakout: 2x splits a port into two interfaces, 4x into "
-                                   "four")))
-    gpu = _swp(1, leaf.gpu_ports, leaf.gpu_split)
-    up = _swp(uplink_first, leaf.uplink_ports, leaf.uplink_split)
-    layout = f"# Leaf: {_span(1, leaf.gpu_ports)} to the GPUs"
-    if leaf.gpu_split > 1:
-        layout += f" ({leaf.gpu_split} ports each)"
-    if leaf.uplink_ports:
-        layout += f", {_span(uplink_first, leaf.uplink_ports)} to the spines"
-        if leaf.uplink_split > 1:
-            layout += f" ({leaf.uplink_split} ports each)"
-    return [ConfigLine(layout, None), *breakout], ",".join(gpu + up), ",".join(up)
-
-
 def _span(first: int, count: int) -> str:
     return f"swp{first}" if count == 1 else f"swp{first}-{first + count - 1}"
 
 
-def _spectrum(speed: int, uplink: int, cable_m: int, ar_nic_ok: bool,
+def _layout(leaf: LeafPorts, name: Any = _span) -> str:
+    layout = f"# Leaf: {name(1, leaf.gpu_ports)} to the GPUs"
+    if leaf.gpu_split > 1:
+        layout += f" ({leaf.gpu_split} ports each)"
+    if leaf.uplink_ports:
+        layout += f", {name(leaf.gpu_ports + 1, leaf.uplink_ports)} to the spines"
+        if leaf.uplink_split > 1:
+            layout += f" ({leaf.uplink_split} ports each)"
+    return layout
+
+
+_NVUE_PROFILE = {"gpu": "roce-gpu", "uplink": "roce-uplink", "fabric": "roce-fabric"}
+_ROLE_WORDS = {"gpu": "GPU ports", "uplink": "uplinks", "fabric": "every port"}
+
+
+def _nvue_group(span: _Span, lossless: bool, pfc_priority: int) -> tuple[PortGroup,
+                                                                         list[ConfigLine]]:
+    """One PFC profile per port group, with that group's cable length (Cumulus derives the
+    headroom from it); a lossy group's profile neither sends nor honours pause frames."""
+    ports = ",".join(_swp(span.first, span.count, span.split))
+    name = _NVUE_PROFILE[span.role] + ("" if lossless else "-lossy")
+    group = PortGroup(span.role, ports, span.interfaces, span.cable_m, lossless,
+                      "" if lossless else "distance")
+    lines: list[ConfigLine] = []
+    if span.split > 1:
+        lines.append(ConfigLine(
+            f"nv set interface {_span(span.first, span.count)} link breakout {span.split}x",
+            Citation(CL_PORTS, "Breakout: 2x splits a port into two interfaces, 4x into "
+                               "four")))
+    lines.append(ConfigLine(f"nv set interface {ports} link mtu 9216",
+                            Citation(CL_PORTS, "MTU per interface: link mtu")))
+    lines.append(ConfigLine(f"nv set qos pfc {name} switch-priority {pfc_priority}",
+                            Citation(CL_QOS, "PFC profile for a group of ports")))
+    if lossless:
+        lines.append(ConfigLine(f"nv set qos pfc {name} cable-length {span.cable_m}",
+                                Citation(CL_QOS, "PFC profile cable length: the switch "
+                                                 "derives the headroom from it")))
+    else:
+        lines.insert(0, ConfigLine(
+            f"# {_ROLE_WORDS[span.role]} {ports}: links of up to {span.cable_m} m run lossy "
+            "(ECN only): PFC off, no pause frames sent or honoured", None))
+        lines.append(ConfigLine(f"nv set qos pfc {name} tx disable",
+                                Citation(CL_QOS, "PFC profile: tx and rx enable or disable")))
+        lines.append(ConfigLine(f"nv set qos pfc {name} rx disable",
+                                Citation(CL_QOS, "PFC profile: tx and rx enable or disable")))
+    lines.append(ConfigLine(f"nv set interface {ports} qos pfc profile {name}",
+                            Citation(NVUE_PFC, "Apply a PFC profile to interfaces")))
+    if lossless:
+        lines.append(ConfigLine(f"nv set interface {ports} qos pfc-watchdog",
+                                Citation(CL_QOS, "PFC watchdog")))
+    return group, lines
+
+
+def _spectrum(speed: int, uplink: int, cable_m: int, gpu_cable: int, ar_nic_ok: bool,
               leaf: LeafPorts | None = None) -> TuningProfile:
     ar_speed_ok = speed in (200, 400) and uplink in (200, 400)
     adaptive = ar_speed_ok and ar_nic_ok
@@ -370,6 +470,9 @@ def _spectrum(speed: int, uplink: int, cable_m: int, ar_nic_ok: bool,
         "headroom": (Citation(CL_QOS, "The switch computes the PFC headroom from the cable "
                                       "length; do not set it by hand"),
                      Citation(NVUE_PFC, "Cable length 1 to 100000 m per PFC profile")),
+        "port_groups": (Citation(CL_QOS, "PFC profile for a group of ports"),
+                        Citation(CL_QOS, "PFC profile: tx and rx enable or disable")),
+        "mtu": (Citation(CL_PORTS, "MTU per interface: link mtu"),),
         "watchdog": (Citation(CL_QOS, "PFC watchdog per PFC port: polling interval 100 ms, "
                                       "3 intervals"),
                      Citation(GUO_2016, "PFC deadlocks and pause storms at scale")),
@@ -381,27 +484,35 @@ def _spectrum(speed: int, uplink: int, cable_m: int, ar_nic_ok: bool,
         "nic_buffer": (Citation(MLX5, "NIC receive buffer: (301 + 2.16 x cable m) x Gb/s + "
                                       "2.72 x MTU, computed by the driver"),),
     }
-    breakout, lossless_ports, ecmp_ports = _spectrum_ports(leaf)
-    lines = [
-        *breakout,
-        ConfigLine("nv set qos roce mode lossless",
-                   Citation(CL_ROCE, "RoCE lossless (with PFC and ECN)")),
-        ConfigLine(f"nv set qos pfc default-global cable-length {cable_m}",
-                   Citation(CL_QOS, "Priority Flow Control (PFC): cable length")),
-        ConfigLine(f"nv set interface {lossless_ports} qos pfc-watchdog",
-                   Citation(CL_QOS, "PFC watchdog")),
-    ]
-    if adaptive and ecmp_ports:
-        lines += [
+    layout = leaf or LeafPorts(gpu_ports=64)
+    spans = _spans(layout, gpu_cable, cable_m)
+    groups: list[PortGroup] = []
+    leaf_lines: list[ConfigLine] = [ConfigLine(_layout(layout), None)] if leaf else []
+    leaf_lines.append(ConfigLine("nv set qos roce mode lossless",
+                                 Citation(CL_ROCE, "RoCE lossless (with PFC and ECN)")))
+    spine_lines: list[ConfigLine] = []
+    for span in spans:
+        group, lines = _nvue_group(span, span.cable_m < LOSSLESS_MAX_M, 3)
+        groups.append(group)
+        (leaf_lines if span.switch == "leaf" else spine_lines).extend(lines)
+    ecmp = next((g.ports for g in groups if g.role == "uplink"), "")
+    if adaptive and ecmp:
+        leaf_lines += [
             ConfigLine("nv set router adaptive-routing state enabled",
                        Citation(CL_ECMP, "Enable adaptive routing")),
-            ConfigLine(f"nv set interface {ecmp_ports} router adaptive-routing state enabled",
+            ConfigLine(f"nv set interface {ecmp} router adaptive-routing state enabled",
                        Citation(CL_ECMP, "Enable adaptive routing on the ECMP ports")),
         ]
-    lines += [
-        ConfigLine("nv config apply", Citation(CL_ROCE, "Apply the configuration")),
-        ConfigLine("nv show qos roce", Citation(CL_ROCE, "Verify RoCE configuration")),
-    ]
+    apply = [ConfigLine("nv config apply", Citation(CL_ROCE, "Apply the configuration")),
+             ConfigLine("nv show qos roce", Citation(CL_ROCE, "Verify RoCE configuration"))]
+    lines = [*leaf_lines, *apply]
+    if spine_lines:
+        lines += [ConfigLine("# Spine and core switches: every port faces another switch",
+                             None),
+                  ConfigLine("nv set qos roce mode lossless",
+                             Citation(CL_ROCE, "RoCE lossless (with PFC and ECN)")),
+                  *spine_lines, *apply]
+    warnings = _long_link_warnings(max(s.cable_m for s in spans))
     return TuningProfile(
         family="nvidia-spectrum", os=OS_NAMES["nvidia-spectrum"], speed_gbps=speed,
         cable_m=cable_m, pfc_priority=3, roce_dscp=26, cnp_dscp=48, cnp_priority=6,
@@ -409,7 +520,7 @@ def _spectrum(speed: int, uplink: int, cable_m: int, ar_nic_ok: bool,
         ecn_probability_pct=100, headroom="switch", headroom_bytes=None, headroom_cable="",
         watchdog_detect_ms=300, watchdog_restore_ms=100, watchdog_action="drop",
         adaptive_routing=adaptive, ar_condition=condition, citations=cits,
-        config=tuple(lines), warnings=tuple(_long_link_warnings(cable_m, "nvidia-spectrum")),
+        config=tuple(lines), warnings=tuple(warnings), groups=tuple(groups), mtu=9216,
     )
 
 
@@ -421,17 +532,106 @@ def _table_row(switch_key: str, speed: int, cable_m: int) -> tuple[int, int] | N
     return rows[0] if rows else None
 
 
-def _sonic(speed: int, uplink: int, cable_m: int, switch_key: str) -> TuningProfile:
-    warnings = _long_link_warnings(cable_m, "sonic")
-    row = _table_row(switch_key, speed, cable_m)
+def _ethernet(first: int, count: int, split: int, lanes: int = 8) -> list[str]:
+    """SONiC port names: ``Ethernet<first lane>``, 8 lanes per 800G port, a port broken out
+    ``split`` ways takes ``lanes / split`` lanes per part (the platform's platform.json)."""
+    step = lanes // split
+    return [f"Ethernet{(n - 1) * lanes + i * step}"
+            for n in range(first, first + count) for i in range(split)]
+
+
+def _ethernet_span(first: int, count: int) -> str:
+    names = _ethernet(first, count, 1)
+    return names[0] if len(names) == 1 else f"{names[0]}-{names[-1]}"
+
+
+def _sonic_block(spans: list[_Span], switch_key: str, uplink: int, speed: int
+                 ) -> tuple[list[PortGroup], list[ConfigLine]]:
+    groups: list[PortGroup] = []
+    cable: dict[str, str] = {}
+    mtu: dict[str, dict[str, str]] = {}
+    lossless: list[str] = []
+    lossy: list[str] = []
+    notes: list[ConfigLine] = []
+    for span in spans:
+        names = _ethernet(span.first, span.count, span.split)
+        port_speed = speed if span.role == "gpu" else uplink
+        row = _table_row(switch_key, port_speed, span.cable_m)
+        if span.cable_m >= LOSSLESS_MAX_M:
+            ok, reason = False, "distance"
+        elif row is None:
+            ok, reason = False, "no_headroom_row"
+        else:
+            ok, reason = True, ""
+        length = f"{row[0]}m" if ok and row else f"{span.cable_m}m"
+        for name in names:
+            cable[name] = length
+            mtu[name] = {"mtu": "9100"}
+        (lossless if ok else lossy).extend(names)
+        groups.append(PortGroup(span.role, ",".join(names), len(names), span.cable_m, ok,
+                                reason))
+        if not ok:
+            why = (f"links of up to {span.cable_m} m" if reason == "distance" else
+                   f"the switch's headroom table has no row for {port_speed}G, "
+                   f"{span.cable_m} m")
+            notes.append(ConfigLine(
+                f"# {_ROLE_WORDS[span.role]} {names[0]}..{names[-1]}: {why}: lossy (ECN "
+                "only), no PFC", None))
+    qos = {"dscp_to_tc_map": "AZURE", "tc_to_queue_map": "AZURE", "tc_to_pg_map": "AZURE",
+           "pfc_to_queue_map": "AZURE"}
+    port_qos: dict[str, dict[str, str]] = {}
+    if lossless:
+        port_qos[",".join(lossless)] = {**qos, "pfc_enable": "3,4", "pfcwd_sw_enable": "3,4"}
+    if lossy:
+        port_qos[",".join(lossy)] = dict(qos)
+    every = ",".join(lossless + lossy)
+
+    def dump(value: Any) -> str:
+        return json.dumps(value, separators=(", ", ": "))
+
+    lines = [
+        *notes,
+        ConfigLine("# Write the tables below into one file, /etc/sonic/roce-qos.json, and load "
+                   "it with config load; do not run config qos reload afterwards: it "
+                   "regenerates the buffer and QoS tables from templates over them", None),
+        ConfigLine("{", Citation(SONIC_CFGDOC, "CONFIG_DB tables as JSON")),
+        ConfigLine(f'"CABLE_LENGTH": {dump({"AZURE": cable})},',
+                   Citation(SONIC_BUFMGR, "Cable length must be a row of the SKU's "
+                                          "pg_profile_lookup.ini")),
+        ConfigLine(f'"PORT": {dump(mtu)},', Citation(SONIC_CFGDOC, "PORT table: mtu")),
+        ConfigLine(f'"PORT_QOS_MAP": {dump(port_qos)},',
+                   Citation(SONIC_QOS, "Port QoS map with PFC on 3,4")),
+        ConfigLine(f'"QUEUE": {dump({every + "|3": {"scheduler": "scheduler.2", "wred_profile": "AZURE_LOSSLESS"}})}',  # noqa: E501
+                   Citation(SONIC_CFGDOC, "Queue 3 with the lossless WRED/ECN profile")),
+        ConfigLine("}", Citation(SONIC_CFGDOC, "CONFIG_DB tables as JSON")),
+        ConfigLine("sudo config load /etc/sonic/roce-qos.json -y",
+                   Citation(SONIC_CMDREF, "config load: load a JSON file into CONFIG_DB")),
+    ]
+    if lossless:
+        lines.append(ConfigLine(
+            "sudo config pfcwd start --action drop all 200 --restoration-time 200",
+            Citation(SONIC_CMDREF, "config pfcwd start")))
+    lines.append(ConfigLine("sudo config save -y", Citation(SONIC_CMDREF, "config save")))
+    return groups, lines
+
+
+def _sonic(speed: int, uplink: int, cable_m: int, gpu_cable: int, switch_key: str,
+           leaf: LeafPorts | None = None) -> TuningProfile:
+    row = _table_row(switch_key, speed, gpu_cable)
     if row:
         xoff, headroom_cable = row[1], f"{row[0]}m"
     else:
         xoff, headroom_cable = None, ""
-    for port_speed in sorted({speed, uplink}):
-        if _table_row(switch_key, port_speed, cable_m) is None:
-            warnings.insert(0, Warn("no_headroom_row", {"speed_gbps": port_speed,
-                                                        "cable_m": cable_m}))
+    layout = leaf or LeafPorts(gpu_ports=64)
+    spans = _spans(layout, gpu_cable, cable_m)
+    warnings = _long_link_warnings(max(s.cable_m for s in spans))
+    missing = sorted({(speed if s.role == "gpu" else uplink, s.cable_m) for s in spans
+                      if s.cable_m < LOSSLESS_MAX_M
+                      and _table_row(switch_key, speed if s.role == "gpu" else uplink,
+                                     s.cable_m) is None})
+    for port_speed, length in reversed(missing):
+        warnings.insert(0, Warn("no_headroom_row", {"speed_gbps": port_speed,
+                                                    "cable_m": length}))
     cits = {
         "pfc_priority": (Citation(SONIC_QOS, "Lossless traffic classes 3 and 4; PFC on 3,4"),),
         "dscp": (Citation(SONIC_QOS, "Default DSCP_TO_TC_MAP AZURE: DSCP 3 to TC 3, DSCP 48 to "
@@ -442,6 +642,10 @@ def _sonic(speed: int, uplink: int, cable_m: int, switch_key: str) -> TuningProf
         "headroom": (Citation(SONIC_BUFMGR, "Headroom from the SKU's pg_profile_lookup.ini by "
                                             "port speed and cable length"),
                      Citation(SONIC_PGL_7060X6, "Rows of this SKU's table")),
+        "port_groups": (Citation(SONIC_BUFMGR, "Cable length must be a row of the SKU's "
+                                               "pg_profile_lookup.ini"),
+                        Citation(SONIC_QOS, "Port QoS map with PFC on 3,4")),
+        "mtu": (Citation(SONIC_CFGDOC, "PORT table: mtu"),),
         "watchdog": (Citation(SONIC_CMDREF, "config pfcwd start: detection and restoration "
                                             "200 ms, action drop"),
                      Citation(GUO_2016, "PFC deadlocks and pause storms at scale")),
@@ -450,23 +654,16 @@ def _sonic(speed: int, uplink: int, cable_m: int, switch_key: str) -> TuningProf
         "nic_buffer": (Citation(MLX5, "NIC receive buffer: (301 + 2.16 x cable m) x Gb/s + "
                                       "2.72 x MTU, computed by the driver"),),
     }
-    lines = [
-        ConfigLine(f'"CABLE_LENGTH": {{"AZURE": {{"Ethernet0": "{headroom_cable or "5m"}"}}}}',
-                   Citation(SONIC_BUFMGR, "Cable length must be a row of the SKU's "
-                                          "pg_profile_lookup.ini")),
-        ConfigLine('"PORT_QOS_MAP": {"Ethernet0": {"dscp_to_tc_map": "AZURE", '
-                   '"tc_to_queue_map": "AZURE", "tc_to_pg_map": "AZURE", '
-                   '"pfc_to_queue_map": "AZURE", "pfc_enable": "3,4", '
-                   '"pfcwd_sw_enable": "3,4"}}',
-                   Citation(SONIC_QOS, "Port QoS map with PFC on 3,4")),
-        ConfigLine('"QUEUE": {"Ethernet0|3": {"scheduler": "scheduler.2", '
-                   '"wred_profile": "AZURE_LOSSLESS"}}',
-                   Citation(SONIC_CFGDOC, "Queue 3 with the lossless WRED/ECN profile")),
-        ConfigLine("sudo config qos reload", Citation(SONIC_CMDREF, "config qos reload")),
-        ConfigLine("sudo config pfcwd start --action drop all 200 --restoration-time 200",
-                   Citation(SONIC_CMDREF, "config pfcwd start")),
-        ConfigLine("sudo config save -y", Citation(SONIC_CMDREF, "config save")),
-    ]
+    leaf_spans = [s for s in spans if s.switch == "leaf"]
+    spine_spans = [s for s in spans if s.switch == "spine"]
+    groups, lines = _sonic_block(leaf_spans, switch_key, uplink, speed)
+    if leaf:
+        lines.insert(0, ConfigLine(_layout(layout, _ethernet_span), None))
+    if spine_spans:
+        spine_groups, spine_lines = _sonic_block(spine_spans, switch_key, uplink, speed)
+        groups += spine_groups
+        lines += [ConfigLine("# Spine and core switches: every port faces another switch",
+                             None), *spine_lines]
     return TuningProfile(
         family="sonic", os=OS_NAMES["sonic"], speed_gbps=speed,
         cable_m=cable_m, pfc_priority=3, roce_dscp=3, cnp_dscp=48, cnp_priority=6,
@@ -474,21 +671,26 @@ def _sonic(speed: int, uplink: int, cable_m: int, switch_key: str) -> TuningProf
         ecn_probability_pct=5, headroom="table", headroom_bytes=xoff,
         headroom_cable=headroom_cable, watchdog_detect_ms=200, watchdog_restore_ms=200,
         watchdog_action="drop", adaptive_routing=False, ar_condition="ar_not_documented",
-        citations=cits, config=tuple(lines), warnings=tuple(warnings),
+        citations=cits, config=tuple(lines), warnings=tuple(warnings), groups=tuple(groups),
+        mtu=9100,
     )
 
 
 def tuning_profile(family: str, speed_gbps: int, *, uplink_gbps: int | None = None,
-                   cable_m: int = 100, switch_key: str = "", spectrum_x_nic: bool = True,
+                   cable_m: int = 100, gpu_cable_m: int | None = None, switch_key: str = "",
+                   spectrum_x_nic: bool = True,
                    leaf: LeafPorts | None = None) -> TuningProfile | None:
-    """The lossless profile of ``family`` for GPU links at ``speed_gbps`` and the longest
-    link ``cable_m``; None for a family without a sourced profile. ``spectrum_x_nic``: the
-    NICs accept out-of-order packets (ConnectX-7/-8, BlueField-3), which NVIDIA adaptive
-    routing needs."""
+    """The lossless profile of ``family`` for GPU links at ``speed_gbps``: the GPU ports'
+    links up to ``gpu_cable_m`` (default: ``cable_m`` within the servers' row, 50 m), the
+    switch-to-switch links up to ``cable_m``. None for a family without a sourced profile.
+    ``spectrum_x_nic``: the NICs accept out-of-order packets (ConnectX-7/-8, BlueField-3),
+    which NVIDIA adaptive routing needs."""
     _validate(speed_gbps, cable_m)
+    gpu_cable = min(cable_m, GPU_CABLE_MAX_M) if gpu_cable_m is None else gpu_cable_m
+    _validate(speed_gbps, gpu_cable)
     uplink = uplink_gbps or speed_gbps
     if family == "nvidia-spectrum":
-        return _spectrum(speed_gbps, uplink, cable_m, spectrum_x_nic, leaf)
+        return _spectrum(speed_gbps, uplink, cable_m, gpu_cable, spectrum_x_nic, leaf)
     if family == "sonic":
-        return _sonic(speed_gbps, uplink, cable_m, switch_key)
+        return _sonic(speed_gbps, uplink, cable_m, gpu_cable, switch_key, leaf)
     return None

@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy
 
 from selector.domain import Fabric, FabricOption, FabricPlan, TuningProfile
 from selector.domain.plan import Note
-from selector.domain.tuning import Warn
+from selector.domain.tuning import PortGroup, Warn
 
 
 def _n(value) -> str:
@@ -109,6 +109,17 @@ REMARKS = {
     "config qos reload": gettext_lazy("Reload the QoS configuration"),
     "config pfcwd start": gettext_lazy("Start the PFC watchdog"),
     "config save": gettext_lazy("Save the configuration"),
+    "PFC profile for a group of ports": gettext_lazy("PFC profile for a group of ports"),
+    "PFC profile cable length: the switch derives the headroom from it": gettext_lazy(
+        "PFC profile cable length: the switch derives the headroom from it"),
+    "PFC profile: tx and rx enable or disable": gettext_lazy(
+        "PFC profile: tx and rx enable or disable"),
+    "Apply a PFC profile to interfaces": gettext_lazy("Apply a PFC profile to interfaces"),
+    "MTU per interface: link mtu": gettext_lazy("MTU per interface: link mtu"),
+    "CONFIG_DB tables as JSON": gettext_lazy("CONFIG_DB tables as JSON"),
+    "PORT table: mtu": gettext_lazy("PORT table: mtu"),
+    "config load: load a JSON file into CONFIG_DB": gettext_lazy(
+        "config load: load a JSON file into CONFIG_DB"),
 }
 
 
@@ -274,15 +285,30 @@ def warning_text(warn: Warn) -> str:
             "cable": _n(p.get("cable_m", 0))}
     if warn.key == "long_link_lossy":
         return _("Links of up to %(cable)s m: no vendor headroom profile we read covers "
-                 "lossless PFC over this distance. Run these links lossy (ECN only), as "
-                 "NVIDIA's data-centre-interconnect profile does, or ask the switch vendor.") % {
+                 "lossless PFC over this distance, so the configuration runs the ports of "
+                 "these links lossy (ECN only, no PFC), as NVIDIA's data-centre-interconnect "
+                 "profile does for its long links; the shorter links stay lossless.") % {
             "cable": _n(p.get("cable_m", 0))}
     if warn.key == "no_headroom_row":
         return _("The switch's SONiC headroom table has no row for %(speed)sG ports and "
-                 "%(cable)s m cables: such a port gets no lossless priority group. Ask the "
-                 "vendor for the row before deployment.") % {
+                 "%(cable)s m cables, so these ports cannot get a lossless priority group: "
+                 "the configuration runs them lossy (ECN only, no PFC). Ask the vendor for "
+                 "the row to run them lossless.") % {
             "speed": p.get("speed_gbps"), "cable": _n(p.get("cable_m", 0))}
     return warn.key
+
+
+def port_group_text(group: PortGroup) -> str:
+    role = {"gpu": _("GPU ports"), "uplink": _("Leaf uplinks"),
+            "fabric": _("Spine and core ports")}.get(group.role, group.role)
+    if group.lossless:
+        mode = _("lossless (PFC and ECN)")
+    elif group.reason == "no_headroom_row":
+        mode = _("lossy (ECN only): no headroom table row")
+    else:
+        mode = _("lossy (ECN only): too long for PFC headroom")
+    return _("%(role)s: %(count)s ports, links up to %(cable)s m, %(mode)s") % {
+        "role": role, "count": _n(group.count), "cable": _n(group.cable_m), "mode": mode}
 
 
 def tuning_intro(profile: TuningProfile) -> str:
@@ -309,8 +335,7 @@ def tuning_rows(t: TuningProfile) -> list[tuple[str, str, str, str]]:
              "p": t.ecn_probability_pct}, ""),
     ]
     if t.headroom == "switch":
-        headroom = _("Computed by the switch from the cable length: %(cable)s m") % {
-            "cable": _n(t.cable_m)}
+        headroom = _("Computed by the switch from each port group's cable length")
         expl = _("Spectrum switches size the headroom themselves; set the cable length, "
                  "not a byte value.")
     elif t.headroom_bytes is not None:
@@ -323,6 +348,15 @@ def tuning_rows(t: TuningProfile) -> list[tuple[str, str, str, str]]:
         expl = _("SONiC looks the headroom up in the switch's table by port speed and cable "
                  "length.")
     rows.append(("headroom", _("PFC headroom"), headroom, expl))
+    if t.groups:
+        rows.append(("port_groups", _("Port groups"),
+                     "; ".join(port_group_text(g) for g in t.groups),
+                     _("Each group has its own PFC setting and cable length; a link too long "
+                       "for PFC headroom runs lossy (ECN only).")))
+    if t.mtu:
+        rows.append(("mtu", _("MTU"), _("%(mtu)s bytes on every fabric port") % {
+            "mtu": _n(t.mtu)}, _("Jumbo frames on the switch ports, larger than the NICs' "
+                                 "RoCE MTU.")))
     rows.append(("watchdog", _("PFC watchdog"),
                  _("On: drops on a paused queue after %(detect)s ms, restores after "
                    "%(restore)s ms") % {"detect": t.watchdog_detect_ms,

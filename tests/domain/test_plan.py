@@ -125,7 +125,7 @@ def test_a_vendor_preference_changes_the_model_and_the_config():
     assert arista.tuning.family == "sonic"
     assert any_.tuning.config != arista.tuning.config
     assert any("nv set qos roce" in line.text for line in any_.tuning.config)
-    assert any("config pfcwd start" in line.text for line in arista.tuning.config)
+    assert any("sudo config load" in line.text for line in arista.tuning.config)
     # InfiniBand ignores an Ethernet vendor, and says so.
     ib = recommend(Answers(1024, vendor="arista", determinism="strict"), CAT)
     assert ib.recommended.plan.switch.vendor == "NVIDIA"

@@ -16,6 +16,7 @@ from selector.domain import DEFAULT_CATALOGUE, Answers, TuningProfile, recommend
 from selector.domain.catalogue import internal_path
 from selector.domain.tuning import (
     FAMILIES,
+    LeafPorts,
     TuningError,
     bdp_bytes,
     nic_xoff_bytes,
@@ -33,7 +34,10 @@ def test_spectrum_profile_is_cumulus_lossless():
     assert "ecn_max_rule_of_thumb_bytes" not in t.to_dict()
     # Spectrum computes PFC headroom from the cable length: no byte value to set.
     assert t.headroom == "switch" and t.headroom_bytes is None
-    assert any(line.text == "nv set qos pfc default-global cable-length 50" for line in t.config)
+    # One PFC profile per port group with its own cable length, never a global one.
+    assert any(line.text == "nv set qos pfc roce-gpu cable-length 50" for line in t.config)
+    assert not any("default-global" in line.text for line in t.config)
+    assert t.mtu == 9216 and any(line.text.endswith("link mtu 9216") for line in t.config)
     assert t.adaptive_routing is True
 
 
@@ -54,20 +58,22 @@ def test_the_nvue_snippet_names_the_leafs_ports_as_cumulus_does():
     r6 = recommend(Answers(1024, nic_speed=400), DEFAULT_CATALOGUE).tuning  # 800G uplinks
     lines = [line.text for line in r6.config]
     assert lines[0] == "# Leaf: swp1-32 to the GPUs (2 ports each), swp33-64 to the spines"
-    assert lines[1] == "nv set interface swp1-32 link breakout 2x"
-    watchdog = next(t for t in lines if t.endswith("qos pfc-watchdog"))
-    ports = watchdog.split()[3].split(",")
+    assert "nv set interface swp1-32 link breakout 2x" in lines
+    watchdogs = [t.split()[3] for t in lines if t.endswith("qos pfc-watchdog")]
+    ports = watchdogs[0].split(",")  # the GPU ports' group, then the uplinks'
     assert ports[:2] == ["swp1s0-1", "swp2s0-1"] and ports[31] == "swp32s0-1"
-    assert ports[32:] == ["swp33-64"]
-    assert not any("swp1-64" in t for t in lines)
+    assert len(ports) == 32 and watchdogs[1] == "swp33-64"
+    leaf_block = lines[:lines.index("nv config apply")]
+    assert not any("swp1-64" in t for t in leaf_block)
     r7 = recommend(Answers(256, throughput_limited=True), DEFAULT_CATALOGUE).tuning  # 400G
     lines = [line.text for line in r7.config]
     assert "nv set interface swp33-64 link breakout 2x" in lines
     ar = next(t for t in lines if t.endswith("router adaptive-routing state enabled")
               and "interface" in t)
     assert ar.split()[3].split(",")[0] == "swp33s0-1" and "swp1s0-1" not in ar
-    # Every line but the layout comment cites the document it comes from.
-    assert [line.citation is None for line in r7.config].count(True) == 1
+    # Every line but the comments cites the document it comes from.
+    for line in r7.config:
+        assert line.text.startswith("#") or line.citation is not None, line.text
 
 
 def test_sonic_profile_uses_its_own_values():
@@ -84,14 +90,21 @@ def test_sonic_without_a_table_row_warns():
     t = tuning_profile("sonic", 400, uplink_gbps=800, cable_m=50,
                        switch_key="arista-7060x6-64pe")
     assert t.headroom_bytes is None
-    assert [w.key for w in t.warnings][:2] == ["no_headroom_row", "no_headroom_row"]
+    assert [w.key for w in t.warnings] == ["no_headroom_row"]
+    # Without a headroom row a port cannot be lossless: the group runs lossy and says so.
+    assert t.groups and not any(g.lossless for g in t.groups)
+    assert {g.reason for g in t.groups} == {"no_headroom_row"}
+    assert not any("pfcwd start" in line.text for line in t.config)
 
 
 @pytest.mark.parametrize(("cable", "keys"), [
     (3, []), (100, []), (500, ["long_link_headroom"]), (2000, ["long_link_lossy"])])
 def test_long_links_warn(cable, keys):
-    t = tuning_profile("nvidia-spectrum", 400, uplink_gbps=400, cable_m=cable)
+    leaf = LeafPorts(gpu_ports=32, gpu_split=2, uplink_ports=32, uplink_split=2)
+    t = tuning_profile("nvidia-spectrum", 400, uplink_gbps=400, cable_m=cable, leaf=leaf)
     assert [w.key for w in t.warnings] == keys
+    uplinks = next(g for g in t.groups if g.role == "uplink")
+    assert uplinks.cable_m == cable and uplinks.lossless == (cable < 1000)
 
 
 def test_the_recommended_switch_picks_the_profile_and_the_cable():
@@ -110,13 +123,14 @@ def test_every_value_and_line_is_cited_and_every_remark_translated(family):
                 "adaptive_routing"):
         assert t.citations[key], key
     for line in t.config:
-        assert line.citation and line.citation.source.title, line.text
+        assert line.text.startswith("#") or (line.citation and line.citation.source.title), \
+            line.text
     for cits in t.citations.values():
         for cit in cits:
             assert cit.remark in REMARKS, cit.remark
             assert not internal_path(cit.source.title) and not internal_path(cit.source.url)
     for line in t.config:
-        assert line.citation.remark in REMARKS, line.citation.remark
+        assert line.citation is None or line.citation.remark in REMARKS, line.citation.remark
     assert TuningProfile.from_dict(json.loads(json.dumps(t.to_dict()))) == t
 
 

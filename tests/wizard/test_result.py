@@ -75,7 +75,8 @@ def test_the_tuning_card_shows_roce_values_with_sources(result_of):
     assert "min 150,000 bytes, max 1,500,000 bytes" in html
     assert "RoCE DSCP 26 → priority 3" in html
     assert "nv set qos roce mode lossless" in html
-    assert "nv set qos pfc default-global cable-length 50" in html
+    assert "nv set qos pfc roce-gpu cable-length 50" in html
+    assert "default-global" not in html
     assert "Cumulus Linux 5.18 User Guide" in html and "SIGCOMM 2016" in html
     # One ECN maximum: no rule-of-thumb second value.
     assert html.count("1,500,000 bytes") >= 1 and "2-3 x BDP" not in html
