@@ -72,6 +72,7 @@ EXPECTED: dict[str, dict] = {
     "staff:my_day": {A: 302, O: 404, S: 200, M: 200},
     "staff:manager": {A: 302, O: 404, S: 403, M: 200},
     "staff:audit": {A: 302, O: 404, S: 403, M: 200},
+    "staff:deliveries": {A: 302, O: 404, S: 403, M: 200},  # managers: waiting and failed
     "staff:lead_activity": {"all": 405},
     "staff:lead_next_action": {"all": 405},
     "staff:lead_take": {"all": 405},
