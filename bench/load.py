@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Load and fault test of the production stack (`make load`), loopback only, bounded in time.
 
-1. Starts `deploy/serve-prod.sh` (gunicorn + db_worker, production settings) on a fresh
+1. Starts `deploy/serve-prod.sh` (gunicorn + task workers, production settings) on a fresh
    PostgreSQL database.
 2. Load: USERS simulated customers run the whole wizard and submit a lead, for LOAD_SECONDS.
    Report: requests per second, p50/p95/p99 per step, errors. Pass: zero 5xx and

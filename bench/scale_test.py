@@ -4,7 +4,7 @@
 Starts, on loopback only and bounded in time:
 
 * two gunicorn app servers (separate processes, ports SCALE_APP_PORTS, production settings
-  from deploy/gunicorn.conf.py), the task worker (`manage.py db_worker`);
+  from deploy/gunicorn.conf.py), the supervised task workers (`manage.py task_supervisor`);
 * one PostgreSQL database of its own (SCALE_DATABASE, dropped and created afresh; the
   machine's PostgreSQL itself is never stopped) and one Redis database (SCALE_REDIS_URL,
   flushed at the start: give it a database number nobody else uses);
@@ -576,7 +576,7 @@ def main() -> int:
     try:
         stack.start_app(0)
         stack.start_app(1)
-        stack.start("worker", [PY, "manage.py", "db_worker"])
+        stack.start("worker", [PY, "manage.py", "task_supervisor"])
         stack.start("haproxy", ["haproxy", "-db", "-f", str(ART / "haproxy.cfg")])
         wait_until(both_up, 120, "both app servers behind the balancer")
         # A staff session left idle from now on; another kept in use.

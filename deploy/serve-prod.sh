@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Start the production stack locally: gunicorn with production settings on PostgreSQL,
-# static files through whitenoise, and the task worker (`manage.py db_worker`).
+# static files through whitenoise, and the supervised task workers (`manage.py task_supervisor`).
 # Used by `make serve-prod` and by the load test. Loopback only; plain HTTP, so the
 # HTTPS-only cookie and redirect settings are relaxed here (and only here).
 set -euo pipefail
@@ -49,7 +49,9 @@ worker_pid=""
 if [ "$TASKS_BACKEND" = database ]; then
   # The sales workspace's recurring tick (SLA escalations, daily digests); idempotent.
   $PY manage.py staff_tick --schedule
-  $PY manage.py db_worker &
+  # TASK_WORKERS (default 2) task workers, each restarted if it exits; they wait out a
+  # database outage and re-run a dead worker's task (docs/background-work.md).
+  $PY manage.py task_supervisor &
   worker_pid=$!
 fi
 trap '[ -n "$worker_pid" ] && kill "$worker_pid" 2>/dev/null || true' EXIT

@@ -268,11 +268,13 @@ LOGIN_REDIRECT_URL = "staff:my_day"
 # One backend: a failed log-in checks the password once (the throttle lives in the login
 # form, selector.staff.lockout, not in a second backend).
 AUTHENTICATION_BACKENDS = ["django.contrib.auth.backends.ModelBackend"]
-# Staff log-in throttle (selector.staff.lockout): free failures per (username, address) and
-# per address, then a wait that starts at the delay and doubles up to the maximum; failures
-# are forgotten after the window without one.
+# Staff log-in throttle (selector.staff.lockout): free failures per (username, address), per
+# address and per account (all addresses; browsers known for the user are throttled only by
+# their own failures), then a wait that starts at the delay and doubles up to the maximum;
+# failures are forgotten after the window without one.
 STAFF_LOGIN_USER_IP_FAILURES = env_int("STAFF_LOGIN_USER_IP_FAILURES", 5, minimum=1)
 STAFF_LOGIN_IP_FAILURES = env_int("STAFF_LOGIN_IP_FAILURES", 30, minimum=1)
+STAFF_LOGIN_USER_FAILURES = env_int("STAFF_LOGIN_USER_FAILURES", 10, minimum=1)
 STAFF_LOGIN_DELAY_SECONDS = env_int("STAFF_LOGIN_DELAY_SECONDS", 30, minimum=1)
 STAFF_LOGIN_MAX_DELAY_SECONDS = env_int("STAFF_LOGIN_MAX_DELAY_SECONDS", 15 * 60, minimum=1)
 STAFF_LOGIN_WINDOW_SECONDS = env_int("STAFF_LOGIN_WINDOW_SECONDS", 24 * 3600, minimum=60)
@@ -319,7 +321,8 @@ REPORT_EMAIL_ENABLED = env_bool("REPORT_EMAIL_ENABLED", True)
 REPORT_EMAIL_ATTACH_MAX_BYTES = env_int("REPORT_EMAIL_ATTACH_MAX_BYTES", 5_000_000, minimum=0)
 
 # Background tasks (Django 6 django.tasks). "immediate" runs a task inside the request
-# (development, tests); "database" stores it for `manage.py db_worker` (production).
+# (development, tests); "database" stores it for the workers of `manage.py task_supervisor`
+# (production; selector.core.worker, docs/background-work.md).
 TASKS_BACKEND = env_str("TASKS_BACKEND", "immediate")
 if TASKS_BACKEND not in {"immediate", "database"}:
     raise ImproperlyConfigured("TASKS_BACKEND must be 'immediate' or 'database'")
@@ -327,6 +330,13 @@ TASKS = {"default": {"BACKEND": {
     "immediate": "django.tasks.backends.immediate.ImmediateBackend",
     "database": "django_tasks_db.DatabaseBackend",
 }[TASKS_BACKEND]}}
+# How many `manage.py task_worker` processes `manage.py task_supervisor` keeps running.
+TASK_WORKERS = env_int("TASK_WORKERS", 2, minimum=1)
+# A task "running" for longer than this is taken to have lost its worker and is run again
+# (30 x the longest task: a report e-mail, at most a 20 s render plus an SMTP exchange).
+TASK_STUCK_SECONDS = env_int("TASK_STUCK_SECONDS", 600, minimum=1)
+# Claims of one task (first run included) before a task that never finishes is failed.
+TASK_MAX_ATTEMPTS = env_int("TASK_MAX_ATTEMPTS", 3, minimum=1)
 
 # Leads (selector.leads): who is told about a new lead, how long it is kept, abuse limits.
 SALES_NOTIFY_EMAILS = env_list("SALES_NOTIFY_EMAILS", [])

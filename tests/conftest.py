@@ -7,6 +7,7 @@ import json
 import selectors
 import socket
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
@@ -96,11 +97,11 @@ def make_lead_with_content(db, content):
 
 class WebhookServer:
     """A group-robot webhook on 127.0.0.1: records each POSTed JSON body and answers the
-    given statuses in turn (then 200). ``close()`` returns at once: the serving thread
-    waits on the listening socket and a wake-up pipe, not on serve_forever()'s poll
-    interval (half a second per test before)."""
+    given statuses in turn (then 200), each after ``delay`` seconds (a robot that hangs).
+    ``close()`` returns at once: the serving thread waits on the listening socket and a
+    wake-up pipe, not on serve_forever()'s poll interval (half a second per test before)."""
 
-    def __init__(self, statuses=(), body=b'{"errcode": 0, "errmsg": "ok"}'):
+    def __init__(self, statuses=(), body=b'{"errcode": 0, "errmsg": "ok"}', delay=0.0):
         self.statuses, self.body, self.requests = list(statuses), body, []
         self.lock = threading.Lock()
         server = self
@@ -111,6 +112,7 @@ class WebhookServer:
                 with server.lock:
                     server.requests.append(json.loads(self.rfile.read(length)))
                     status = server.statuses.pop(0) if server.statuses else 200
+                time.sleep(delay)
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
                 self.end_headers()

@@ -294,6 +294,54 @@ class LeadEvent(models.Model):
         return f"{self.lead_id} {self.kind}"
 
 
+class Delivery(models.Model):
+    """One message about a lead that must go out once: the customer's report e-mail, the
+    sales e-mail, a group-robot message (selector.leads.deliveries). The row is written
+    before anything is sent (when the task is scheduled) and claimed ("sending") just
+    before the send, so a task that runs twice never sends twice; it ends "sent" or
+    "failed", each also on the lead's timeline. Managers see the waiting and failed ones
+    in the workspace."""
+
+    class Kind(models.TextChoices):
+        REPORT_EMAIL = "report_email", _("Report e-mail to the customer")
+        SALES_EMAIL = "sales_email", _("New-lead e-mail to sales")
+        SALES_ROBOT = "sales_robot", _("New-lead message to the group robot")
+        REMINDER_ROBOT = "reminder_robot", _("Reminder to the group robot")
+        ASSIGNED_ROBOT = "assigned_robot", _("Assignment message to the group robot")
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Waiting to be sent")
+        SENDING = "sending", _("Sending")
+        SENT = "sent", _("Sent")
+        FAILED = "failed", _("Failed")
+
+    lead = models.ForeignKey(Lead, on_delete=models.CASCADE, related_name="deliveries")
+    kind = models.CharField(_("kind"), max_length=30, choices=Kind.choices)
+    # Which one of its kind: "" for the once-per-lead messages, the due time of a
+    # reminder, the assignment's event id.
+    key = models.CharField(max_length=100, blank=True, default="")
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices,
+                              default=Status.PENDING)
+    attempts = models.PositiveSmallIntegerField(_("attempts"), default=0)
+    # The last failure: an exception's class name or a reason, never message text.
+    error = models.CharField(_("error"), max_length=100, blank=True)
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("delivery")
+        verbose_name_plural = _("deliveries")
+        constraints = [models.UniqueConstraint(fields=["lead", "kind", "key"],
+                                               name="delivery_once")]
+        # The managers' panel: what is not sent, oldest first.
+        indexes = [models.Index(fields=["created_at"], name="delivery_open_idx",
+                                condition=~models.Q(status="sent"))]
+
+    def __str__(self) -> str:
+        return f"{self.lead_id} {self.kind} {self.key} {self.status}"
+
+
 class DuplicateFlag(models.Model):
     """"``lead`` may be a duplicate of ``other``", found when ``lead`` was created
     (selector.leads.duplicates). One row flags both leads; managers merge or dismiss it."""

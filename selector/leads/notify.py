@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import re
+import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,6 +30,7 @@ from django.utils.translation import gettext as _
 from selector.core.explain import FABRIC_SHORT
 from selector.core.siteurl import site_url
 from selector.domain import Fabric
+from selector.leads.deliveries import Uncertain
 from selector.leads.models import Lead
 
 WEBHOOK_HOSTS = {
@@ -168,8 +170,14 @@ def post_message(message: Message) -> None:
     request = urllib.request.Request(  # noqa: S310 (scheme checked above)
         url, data=body, method="POST",
         headers={"Content-Type": "application/json; charset=utf-8"})
-    with urllib.request.urlopen(request, timeout=settings.LEAD_WEBHOOK_TIMEOUT) as response:  # noqa: S310
-        reply = response.read(65536)
+    try:
+        with urllib.request.urlopen(request, timeout=settings.LEAD_WEBHOOK_TIMEOUT) as response:  # noqa: S310
+            reply = response.read(65536)
+    except urllib.error.URLError:
+        raise  # connecting or sending failed (urllib wraps those): nothing went out
+    except TimeoutError as exc:
+        # The request went out and no answer came in time: the robot may have posted it.
+        raise Uncertain("webhook did not answer") from exc
     # The robots answer HTTP 200 with an error code in the body (errcode / code != 0).
     try:
         data = json.loads(reply or b"{}")
@@ -187,6 +195,10 @@ def post_webhook(lead: Lead) -> None:
 
 
 def send_email(lead: Lead) -> None:
+    sales_email(lead).send()
+
+
+def sales_email(lead: Lead) -> EmailMultiAlternatives:
     """Bilingual (Chinese first) plain text + HTML e-mail to SALES_NOTIFY_EMAILS. User text
     is escaped by the HTML template; the subject carries no user text (no header tricks)."""
     context: dict[str, Any] = {"lead": lead, "site_url": site_url(), "url": staff_url(lead),
@@ -205,4 +217,4 @@ def send_email(lead: Lead) -> None:
     )
     message.attach_alternative(render_to_string("leads/email/new_lead.html", context),
                                "text/html")
-    message.send()
+    return message

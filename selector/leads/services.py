@@ -18,10 +18,10 @@ from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
 from selector.domain import Answers
-from selector.leads import duplicates
+from selector.leads import deliveries, duplicates
 from selector.leads.builder import SOURCE_FIELDS, lead_values, new_report_number
 from selector.leads.models import Lead, LeadEvent
-from selector.leads.tasks import notify_lead
+from selector.leads.tasks import CHANNELS, notify_lead
 from selector.wizard.models import WizardSession
 
 logger = logging.getLogger(__name__)
@@ -86,7 +86,10 @@ def schedule_notifications(lead_public_id: str) -> None:
         channels.append("email")
     if settings.LEAD_WEBHOOK_URL:
         channels.append("webhook")
+    lead = Lead.objects.filter(public_id=lead_public_id).first()
     for channel in channels:
+        if lead is not None:
+            deliveries.expect(lead, CHANNELS[channel][0])  # "waiting" from now on
         notify_lead.enqueue(lead_public_id, channel)
 
 

@@ -9,10 +9,11 @@ from selector.staff.models import ExportLog, LeadDeletion, LoginThrottle, StaffP
 
 @admin.register(LoginThrottle)
 class LoginThrottleAdmin(admin.ModelAdmin):
-    """Failed log-ins per (username, address). Deleting rows lifts the throttle (the same
-    as "Unlock" on the workspace's security page)."""
+    """Failed log-ins per (username, address, known browser). Deleting rows lifts the
+    throttle (the same as "Unlock" on the workspace's security page)."""
 
-    list_display = ("username", "ip", "failures", "first_failed_at", "last_failed_at")
+    list_display = ("username", "ip", "device", "failures", "first_failed_at",
+                    "last_failed_at")
     search_fields = ("username", "ip")
     readonly_fields = list_display
 

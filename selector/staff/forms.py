@@ -131,7 +131,11 @@ class LoginForm(AuthenticationForm):
 
     def clean(self):
         username = str(self.data.get("username", ""))[:150]
-        wait = lockout.wait_seconds(self.request, username)
+        if self.cleaned_data.get("username") is None or not self.cleaned_data.get("password"):
+            return super().clean()  # nothing is checked: the missing field says so
+        # Counted before the password is checked (atomic: a burst gets the allowance);
+        # the view forgives it when the password is right.
+        wait = lockout.attempt(self.request, username)
         if wait:
             raise forms.ValidationError(self.error_messages["throttled"], code="throttled",
                                         params={"wait": wait_text(wait)})
@@ -139,7 +143,7 @@ class LoginForm(AuthenticationForm):
             return super().clean()
         except forms.ValidationError as exc:
             if exc.code == "invalid_login":
-                lockout.record_failure(self.request, username)
+                lockout.failed(self.request)
             raise
 
 
@@ -179,17 +183,18 @@ class ReauthForm(StaffForm):
     def clean(self):
         cleaned = super().clean()
         name = self.user.get_username()
-        wait = lockout.wait_seconds(self.request, name)
-        if wait:
-            raise forms.ValidationError(LoginForm.error_messages["throttled"],
-                                        code="throttled", params={"wait": wait_text(wait)})
         if "password" not in cleaned or ("current_code" in self.fields
                                          and "current_code" not in cleaned):
             return cleaned  # a missing field: its own error says so
+        wait = lockout.attempt(self.request, name)  # counted now, forgiven when right
+        if wait:
+            raise forms.ValidationError(LoginForm.error_messages["throttled"],
+                                        code="throttled", params={"wait": wait_text(wait)})
         if not self.user.check_password(cleaned["password"]):
-            lockout.record_failure(self.request, name)
+            lockout.failed(self.request)
             self.add_error("password", _("This is not your password."))
             return cleaned
+        lockout.forgive(self.request, name)
         if "current_code" in self.fields:
             self.device = mfa.verify(self.user, cleaned["current_code"])
             if self.device is None:

@@ -33,15 +33,19 @@ class LeadDeletion(models.Model):
 
 
 class LoginThrottle(models.Model):
-    """Failed log-ins of one username from one client address (selector.staff.lockout).
+    """Failed log-ins of one username from one client address and browser
+    (selector.staff.lockout).
 
-    One row per (username, address), counted while failures keep coming within
-    STAFF_LOGIN_WINDOW_SECONDS of each other. Staff log-ins are rare, so the table stays
-    small; it lives in the database every app server shares, so managers can see and lift
-    throttles, and ``manage.py purge`` drops rows past the window."""
+    One row per (username, address, device), counted while failures keep coming within
+    STAFF_LOGIN_WINDOW_SECONDS of each other. ``device`` is empty for a browser not known
+    for that username, else the random id of its known-device cookie. Staff log-ins are
+    rare, so the table stays small; it lives in the database every app server shares, so
+    managers can see and lift throttles, and ``manage.py purge`` drops rows past the
+    window."""
 
     username = models.CharField(_("username"), max_length=150)  # as typed, case-folded
     ip = models.GenericIPAddressField(_("address"))
+    device = models.CharField(_("known browser"), max_length=32, blank=True, default="")
     failures = models.PositiveIntegerField(_("failures"), default=0)
     first_failed_at = models.DateTimeField(_("first failure"))
     last_failed_at = models.DateTimeField(_("last failure"), db_index=True)
@@ -50,8 +54,8 @@ class LoginThrottle(models.Model):
         verbose_name = _("login throttle")
         verbose_name_plural = _("login throttles")
         ordering = ["-last_failed_at"]
-        constraints = [models.UniqueConstraint(fields=["username", "ip"],
-                                               name="loginthrottle_username_ip_uniq")]
+        constraints = [models.UniqueConstraint(fields=["username", "ip", "device"],
+                                               name="loginthrottle_user_ip_device_uniq")]
         indexes = [models.Index(fields=["ip", "last_failed_at"], name="loginthrottle_ip_idx")]
 
     def __str__(self) -> str:

@@ -198,14 +198,14 @@ def lead_assign(*, lead: Lead, owner, actor) -> Lead:
             return lead
         lead.owner = owner
         lead.save(update_fields=["owner", "updated_at"])
-        LeadEvent.objects.create(
+        event = LeadEvent.objects.create(
             lead=lead, kind=LeadEvent.Kind.OWNER_CHANGED, actor=actor,
             data={"from": old.get_username() if old else None,
                   "to": owner.get_username() if owner else None})
         if owner is not None and owner.pk != actor.pk:
-            public_id, owner_pk = str(lead.public_id), owner.pk
-            transaction.on_commit(lambda: tasks.schedule_assigned(public_id, owner_pk),
-                                  robust=True)
+            public_id, owner_pk, event_pk = str(lead.public_id), owner.pk, event.pk
+            transaction.on_commit(
+                lambda: tasks.schedule_assigned(public_id, owner_pk, event_pk), robust=True)
     return lead
 
 

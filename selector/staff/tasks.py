@@ -36,8 +36,8 @@ from django.utils.translation import gettext_lazy as _lazy
 from django_tasks_db.models import DBTaskResult
 
 from selector.core.siteurl import site_url
-from selector.leads import notify
-from selector.leads.models import OPEN_STATUSES, Lead, LeadEvent, Score
+from selector.leads import deliveries, notify
+from selector.leads.models import OPEN_STATUSES, Delivery, Lead, LeadEvent, Score
 from selector.staff import permissions
 from selector.staff.models import StaffProfile
 
@@ -54,10 +54,22 @@ def profile(user) -> StaffProfile:
     return StaffProfile.objects.get_or_create(user=user)[0]
 
 
-def _send(user, message: notify.Message, subject: str) -> bool:
-    """Group robot (with the @mention) and e-mail; True when at least one channel worked."""
+def _send(user, message: notify.Message, subject: str, *, lead: Lead | None = None,
+          kind: str = "", key: str = "") -> bool:
+    """Group robot (with the @mention) and e-mail; True when at least one channel worked.
+    With ``lead`` and ``kind`` the robot message is a leads.Delivery: posted at most once
+    per (lead, kind, key) however often the task runs, a failure on the lead's timeline."""
     sent = False
-    if settings.LEAD_WEBHOOK_URL:
+    if settings.LEAD_WEBHOOK_URL and lead is not None and kind:
+        outcome = deliveries.send_once(lead, kind, key, lambda: notify.post_message(message))
+        sent = outcome in ("sent", "already-sent")
+        if outcome in ("failed", "uncertain", "interrupted"):
+            error = Delivery.objects.get(lead=lead, kind=kind, key=key).error
+            LeadEvent.objects.create(lead=lead, kind=LeadEvent.Kind.NOTIFICATION_FAILED,
+                                     data={"channel": kind, "attempt": 1, "final": True,
+                                           "error": error})
+            logger.warning("lead %s: %s failed (%s)", lead.report_number, kind, error)
+    elif settings.LEAD_WEBHOOK_URL:
         try:
             notify.post_message(message)
             sent = True
@@ -124,7 +136,8 @@ def remind(lead_public_id: str, due_iso: str) -> str:
             link=notify.staff_url(lead), link_text=str(_("Open the lead")),
             mobiles=mobiles, names=names, event="lead.reminder",
             facts={"report_number": lead.report_number, "due": due_iso})
-        sent = _send(owner, message, message.title)
+        sent = _send(owner, message, message.title, lead=lead,
+                     kind=Delivery.Kind.REMINDER_ROBOT, key=due_iso)
     if not sent:
         return "failed"
     LeadEvent.objects.create(lead=lead, kind=LeadEvent.Kind.REMINDED,
@@ -135,15 +148,19 @@ def remind(lead_public_id: str, due_iso: str) -> str:
 
 # --- assignment ---------------------------------------------------------------------
 
-def schedule_assigned(lead_public_id: str, owner_pk: int) -> None:
-    assigned.enqueue(lead_public_id, owner_pk)
+def schedule_assigned(lead_public_id: str, owner_pk: int, event_pk: int | None = None) -> None:
+    assigned.enqueue(lead_public_id, owner_pk, event_pk)
 
 
 @task
-def assigned(lead_public_id: str, owner_pk: int) -> str:
+def assigned(lead_public_id: str, owner_pk: int, event_pk: int | None = None) -> str:
+    """The @mention to the new owner, once per assignment (its owner_changed event)."""
     lead = Lead.objects.select_related("owner").filter(public_id=lead_public_id).first()
     if lead is None or lead.owner_id != owner_pk:
         return "changed"
+    if event_pk is None:  # a task queued before assignments were keyed
+        event_pk = (lead.events.filter(kind=LeadEvent.Kind.OWNER_CHANGED)
+                    .values_list("pk", flat=True).last())
     owner = lead.owner
     with translation.override(profile(owner).language):
         mobiles, names = _mention([owner])
@@ -153,7 +170,9 @@ def assigned(lead_public_id: str, owner_pk: int) -> str:
             lines=(_lead_line(lead),), link=notify.staff_url(lead),
             link_text=str(_("Open the lead")), mobiles=mobiles, names=names,
             event="lead.assigned", facts={"report_number": lead.report_number})
-        return "sent" if _send(owner, message, message.title) else "failed"
+        return "sent" if _send(owner, message, message.title, lead=lead,
+                               kind=Delivery.Kind.ASSIGNED_ROBOT,
+                               key=str(event_pk or "")) else "failed"
 
 
 # --- account security notices ------------------------------------------------------

@@ -41,4 +41,5 @@ urlpatterns = [
     path("security/", security.security, name="security"),
     path("pipeline/", dashboards.manager, name="manager"),
     path("audit/", dashboards.audit, name="audit"),
+    path("deliveries/", dashboards.deliveries, name="deliveries"),
 ]

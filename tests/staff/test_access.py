@@ -38,6 +38,7 @@ def _urls(lead):
          {"other": "NS-20200101-XXXXXX", "keep": "this", "confirm": "on"}),
         ("get", reverse("staff:manager"), {}),
         ("get", reverse("staff:audit"), {}),
+        ("get", reverse("staff:deliveries"), {}),
     ]
 
 
@@ -45,7 +46,7 @@ def _tomorrow() -> str:
     return (timezone.localtime() + dt.timedelta(days=1)).strftime("%Y-%m-%dT10:00")
 
 
-URL_COUNT = 18
+URL_COUNT = 19
 
 
 def _call(client, method, url, data):
@@ -98,7 +99,7 @@ SALES_EXPECTED = {
     0: (200, 200), 1: (200, 200), 2: (403, 403), 3: (403, 403), 4: (403, 403),
     5: (200, 200), 6: (302, 302), 7: (302, 302), 8: (403, 403), 9: (403, 403),
     10: (403, 403), 11: (200, 200), 12: (302, 302), 13: (302, 302), 14: (302, 302),
-    15: (403, 403), 16: (403, 403), 17: (403, 403),
+    15: (403, 403), 16: (403, 403), 17: (403, 403), 18: (403, 403),
 }
 
 
@@ -138,7 +139,7 @@ def test_sales_cannot_change_a_colleagues_lead(client, sales, sales2, index):
 
 MANAGER_EXPECTED = {0: 200, 1: 200, 2: 200, 3: 200, 4: 302, 5: 200, 6: 302, 7: 302, 8: 302,
                     9: 200, 10: 302, 11: 200, 12: 302, 13: 302, 14: 302, 15: 400, 16: 200,
-                    17: 200}
+                    17: 200, 18: 200}
 
 
 @pytest.mark.parametrize("index", range(URL_COUNT))

@@ -101,13 +101,18 @@ def report_message(lead: Lead, *, base_url: str, pdf: bytes | None,
     return message
 
 
-def send_report_email(lead: Lead, *, base_url: str) -> None:
-    """Render (or take from the cache) the PDF and send the e-mail; raises on a mail
-    failure so that the task retries. A PDF that cannot be rendered now does not stop the
-    e-mail: it then carries the link only."""
+def build_report_email(lead: Lead, *, base_url: str) -> EmailMultiAlternatives:
+    """The e-mail with the PDF rendered (or taken from the cache), ready to send (the
+    task claims the delivery between the two: selector.leads.deliveries). A PDF that
+    cannot be rendered now does not stop the e-mail: it then carries the link only."""
     try:
         pdf, data = report_pdf(lead, wait=render_timeout())  # the pre-render's, if under way
         filename = display_filename(data)
     except ReportUnavailable:
         pdf, filename = None, ""
-    report_message(lead, base_url=base_url, pdf=pdf, filename=filename).send()
+    return report_message(lead, base_url=base_url, pdf=pdf, filename=filename)
+
+
+def send_report_email(lead: Lead, *, base_url: str) -> None:
+    """Build and send at once; raises on a mail failure."""
+    build_report_email(lead, base_url=base_url).send()

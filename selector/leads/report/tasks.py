@@ -18,7 +18,8 @@ import logging
 from django.conf import settings
 from django.tasks import task
 
-from selector.leads.models import Lead, LeadEvent
+from selector.leads import deliveries
+from selector.leads.models import Delivery, Lead, LeadEvent
 from selector.leads.report import delivery
 from selector.leads.report.services import (
     ReportPreparing,
@@ -51,8 +52,8 @@ def prerender_report(lead_public_id: str) -> str:
 def email_report(lead_public_id: str, base_url: str, attempt: int = 1) -> str:
     """Send the customer their report (selector.leads.report.delivery), with deliver's retries."""
     return deliver(email_report, (lead_public_id, base_url), lead_public_id=lead_public_id,
-                   attempt=attempt,
-                   send=lambda lead: delivery.send_report_email(lead, base_url=base_url),
+                   attempt=attempt, kind=Delivery.Kind.REPORT_EMAIL,
+                   prepare=lambda lead: delivery.build_report_email(lead, base_url=base_url).send,
                    done_kind=LeadEvent.Kind.REPORT_EMAILED,
                    failed_kind=LeadEvent.Kind.REPORT_EMAIL_FAILED, key={})
 
@@ -72,9 +73,11 @@ def schedule_report_email(lead_public_id: str, base_url: str) -> None:
     """Enqueue the customer's report e-mail when they gave an address; never raises."""
     if not settings.REPORT_EMAIL_ENABLED:
         return
-    if not Lead.objects.filter(public_id=lead_public_id).exclude(email="").exists():
+    lead = Lead.objects.filter(public_id=lead_public_id).exclude(email="").first()
+    if lead is None:
         return
     try:
+        deliveries.expect(lead, Delivery.Kind.REPORT_EMAIL)  # "waiting" from now on
         email_report.enqueue(lead_public_id, base_url)
     except Exception as exc:
         logger.error("report e-mail not scheduled: %s (lead %s)", type(exc).__name__,

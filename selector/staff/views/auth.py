@@ -125,7 +125,6 @@ def mfa_setup(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         codes = mfa.confirm(device, form.cleaned_data["code"], replace=replacing)
         if codes is not None:
-            lockout.forgive(request, user.get_username())
             tasks.schedule_account_notice(user, "mfa_replaced" if replacing
                                           else "mfa_enrolled", client_ip(request))
             if pending is not None:

@@ -7,10 +7,13 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
+from selector.leads import deliveries as lead_deliveries
+from selector.leads.models import Delivery
 from selector.staff import charts, permissions, queries
 from selector.staff.access import staff_required
 from selector.staff.forms import DashboardForm
@@ -112,3 +115,32 @@ def audit(request: HttpRequest) -> HttpResponse:
         "deletions": LeadDeletion.objects.select_related("actor")[:200],
         "exports": ExportLog.objects.select_related("actor")[:200],
     })
+
+
+@require_safe
+@staff_required
+@never_cache
+def deliveries(request: HttpRequest) -> HttpResponse:
+    """Managers: the messages about leads that are not sent (selector.leads.deliveries):
+    waiting (queued, being sent, or between retries) and failed, oldest first.
+    ``?status=failed`` or ``?status=waiting`` narrows the list."""
+    _manager_only(request)
+    rows = lead_deliveries.open_deliveries()
+    shown = request.GET.get("status", "")
+    if shown == "failed":
+        rows = rows.filter(status=Delivery.Status.FAILED)
+    elif shown == "waiting":
+        rows = rows.exclude(status=Delivery.Status.FAILED)
+    else:
+        shown = ""
+    late = timezone.now() - lead_deliveries.LATE_AFTER
+    counts = {"failed": lead_deliveries.open_deliveries()
+              .filter(status=Delivery.Status.FAILED).count(),
+              "waiting": lead_deliveries.open_deliveries()
+              .exclude(status=Delivery.Status.FAILED).count()}
+    shown_rows = list(rows[:200])
+    for row in shown_rows:
+        row.error_label = lead_deliveries.error_label(row.error)  # type: ignore[attr-defined]
+    return render(request, "staff/deliveries.html", {
+        "rows": shown_rows, "shown": shown, "counts": counts, "late": late,
+        "late_minutes": int(lead_deliveries.LATE_AFTER.total_seconds() // 60)})
