@@ -15,7 +15,11 @@ DEB_PACKAGES := libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-noto-
 # on (devtools/pgcluster.py; nothing needs to be running); LibreOffice Calc (headless) opens
 # the staff exports as a spreadsheet user would (tests/staff/test_export_spreadsheet.py);
 # about 260 MB, no GUI.
-DEV_DEB_PACKAGES := postgresql libreoffice-calc-nogui
+# Java runs the Nu Html Checker (tests/public/test_html_validity.py).
+DEV_DEB_PACKAGES := postgresql libreoffice-calc-nogui default-jre-headless
+# The Nu Html Checker (the W3C's vnu.jar) from npm's vnu-jar package, into the virtualenv.
+VNU_VERSION := 26.9.27
+VNU_JAR := $(VENV)/node/node_modules/vnu-jar/build/dist/vnu.jar
 PO_FILES := $(shell find selector -path '*/LC_MESSAGES/*' -name django.po)
 MO_FILES := $(PO_FILES:.po=.mo)
 
@@ -32,7 +36,7 @@ help:
 
 install: system-deps $(VENV)/.installed $(MO_FILES)
 
-install-dev: install dev-system-deps $(VENV)/.installed-dev
+install-dev: install dev-system-deps $(VENV)/.installed-dev $(VNU_JAR)
 
 dev-system-deps:
 	@$(MAKE) --no-print-directory system-deps DEB_PACKAGES="$(DEV_DEB_PACKAGES)" APT_OPTS=--no-install-recommends
@@ -59,6 +63,11 @@ $(VENV)/.installed: requirements.txt | $(PY)
 
 $(VENV)/.installed-dev: requirements-dev.txt requirements.txt | $(PY)
 	$(PY) -m pip install -q -r requirements-dev.txt
+	@touch $@
+
+$(VNU_JAR): Makefile | $(PY)
+	@command -v npm >/dev/null || { echo "npm is needed for the Nu Html Checker (vnu-jar)"; exit 1; }
+	npm install --prefix $(VENV)/node --no-save --no-audit --no-fund --silent vnu-jar@$(VNU_VERSION)
 	@touch $@
 
 %.mo: %.po | system-deps

@@ -42,8 +42,6 @@ class StepForm(forms.Form):
             field.help_text = HELP.get(name, "")
             auto_id = self.auto_id % name
             field.widget.attrs["aria-describedby"] = f"{auto_id}_why {auto_id}_error"
-            if isinstance(field, forms.IntegerField):
-                field.widget.attrs["maxlength"] = MAX_RAW_LENGTH
 
     def full_clean(self):
         super().full_clean()

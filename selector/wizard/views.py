@@ -243,11 +243,11 @@ def _decorate(form, url: str) -> None:
     for name, field in form.fields.items():
         if isinstance(field, forms.IntegerField):
             field.widget.attrs.update({
-                "hx-post": f"{url}?validate={name}",
-                "hx-trigger": "input changed delay:400ms",
-                "hx-target": f"#{form.auto_id % name}_error",
-                "hx-swap": "innerHTML",
-                "hx-sync": "closest form:abort",
+                "data-hx-post": f"{url}?validate={name}",
+                "data-hx-trigger": "input changed delay:400ms",
+                "data-hx-target": f"#{form.auto_id % name}_error",
+                "data-hx-swap": "innerHTML",
+                "data-hx-sync": "closest form:abort",
             })
     if form.is_bound and form.errors:
         first = next((n for n in form.fields if n in form.errors), None)

@@ -53,7 +53,7 @@ def test_inline_validation_updates_the_server_count(client_db):
     r = client_db.post("/en/wizard/scale/?validate=gpus",
                        {"gpus": "20", "gpus_per_server": "8"}, **HX)
     html = r.content.decode()
-    assert 'hx-swap-oob="innerHTML:#servers-live"' in html
+    assert 'data-hx-swap-oob="innerHTML:#servers-live"' in html
     assert "= 3 servers" in html
 
 
