@@ -268,6 +268,41 @@ def account_notice(user_pk: int, kind: str, ip: str, when_iso: str) -> str:
     return "sent"
 
 
+def schedule_assigned_many(owner_pk: int, lead_public_ids: list[str], event_pk: int) -> None:
+    assigned_many.enqueue(owner_pk, lead_public_ids, event_pk)
+
+
+@task
+def assigned_many(owner_pk: int, lead_public_ids: list[str], event_pk: int) -> str:
+    """One message to the new owner of many leads at once (a bulk change): the first ten
+    and how many more, once (its deliveries hang on the first lead still theirs, keyed by
+    the change's first owner_changed event)."""
+    leads = list(Lead.objects.select_related("owner")
+                 .filter(public_id__in=lead_public_ids, owner_id=owner_pk)
+                 .order_by("-score_rank", "created_at"))
+    if not leads:
+        return "changed"
+    owner = leads[0].owner
+    anchor = min(leads, key=lambda lead: lead_public_ids.index(str(lead.public_id)))
+    with translation.override(profile(owner).language):
+        mobiles, names = _mention([owner])
+        lines = [_lead_line(lead) for lead in leads[:10]]
+        if len(leads) > 10:
+            lines.append(str(_("… and %(count)s more.") % {"count": len(leads) - 10}))
+        with translation.override(settings.LANGUAGE_CODE):
+            link = site_url() + reverse("staff:lead_list") + "?owner=mine"
+        message = notify.Message(
+            title=str(_("%(count)s leads assigned to %(name)s") % {
+                "count": len(leads), "name": names[0]}),
+            lines=tuple(lines), link=link, link_text=str(_("Open the lead list")),
+            mobiles=mobiles, names=names, event="lead.assigned.many",
+            facts={"count": len(leads)})
+        return "sent" if _send_about(
+            anchor, owner, message, message.title, robot_kind=Delivery.Kind.ASSIGNED_ROBOT,
+            email_kind=Delivery.Kind.ASSIGNED_EMAIL, key=f"bulk:{event_pk}",
+            later=_later(assigned_many, owner_pk, lead_public_ids, event_pk)) else "failed"
+
+
 # --- SLA and digests ----------------------------------------------------------------
 
 def managers():

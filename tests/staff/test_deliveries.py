@@ -229,3 +229,29 @@ def test_more_breaches_than_the_robot_takes_wait_for_the_next_tick(webhook, mana
         assert tasks.escalate_sla() == 5
     assert len(webhook.requests) == 25
     assert LeadEvent.objects.filter(kind="sla_breached").count() == 25
+
+
+def test_a_bulk_reassignment_tells_the_new_owner_once(client, webhook, manager, sales,
+                                                      django_capture_on_commit_callbacks):
+    from selector.staff.models import StaffProfile
+
+    StaffProfile.objects.create(user=sales, mobile="13900139000")
+    leads = [make_lead() for _ in range(50)]
+    login(client, manager)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(reverse("staff:lead_bulk"), {
+            "leads": [str(lead.public_id) for lead in leads], "owner": str(sales.pk)})
+    assert response.status_code == 302
+    assert len(webhook.requests) == 1  # one summary, not 50 @mentions
+    text = webhook.requests[0]["text"]
+    assert text["mentioned_mobile_list"] == ["13900139000"]
+    assert "50" in text["content"] and "40" in text["content"]  # 10 listed, 40 more
+    assert [m.to for m in mail.outbox] == [["sam@example.com"]]
+    # The task run again (its worker died before recording the result): nothing repeats.
+    from selector.leads.models import Lead
+
+    order = list(Lead.objects.filter(pk__in=[lead.pk for lead in leads]))  # as the view had
+    event = order[0].events.get(kind=LeadEvent.Kind.OWNER_CHANGED)
+    assert tasks.assigned_many.call(sales.pk, [str(lead.public_id) for lead in order],
+                                    event.pk) == "sent"
+    assert len(webhook.requests) == 1 and len(mail.outbox) == 1
