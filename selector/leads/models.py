@@ -317,6 +317,8 @@ class Delivery(models.Model):
         REMINDER_EMAIL = "reminder_email", _("Reminder e-mail to the owner")
         ASSIGNED_ROBOT = "assigned_robot", _("Assignment message to the group robot")
         ASSIGNED_EMAIL = "assigned_email", _("Assignment e-mail to the new owner")
+        SLA_ROBOT = "sla_robot", _("First-contact SLA escalation to the group robot")
+        SLA_EMAIL = "sla_email", _("First-contact SLA escalation e-mail to a manager")
 
     class Status(models.TextChoices):
         PENDING = "pending", _("Waiting to be sent")

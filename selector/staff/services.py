@@ -212,11 +212,12 @@ def lead_set_next_action(*, lead: Lead, actor, kind: str, due, note: str = "",
     return lead
 
 
-def lead_assign(*, lead: Lead, owner, actor, version: int | None = None) -> Lead:
+def lead_assign(*, lead: Lead, owner, actor, version: int | None = None,
+                notify: bool = True) -> Lead:
     """Set the owner (None: unassigned). Owners must themselves be staff members. A rep
     taking a lead a colleague already owns gets AlreadyTaken (who has it), not a bare
     refusal. The new owner is told (group robot with an @mention, e-mail) unless they
-    assigned it to themselves."""
+    assigned it to themselves, or ``notify`` is False (a bulk change tells them once)."""
     if owner is not None and not permissions.is_staff_member(owner):
         raise ValidationError({"owner": "The owner must be a member of the sales team."})
     with transaction.atomic():
@@ -236,7 +237,7 @@ def lead_assign(*, lead: Lead, owner, actor, version: int | None = None) -> Lead
             lead=lead, kind=LeadEvent.Kind.OWNER_CHANGED, actor=actor,
             data={"from": old.get_username() if old else None,
                   "to": owner.get_username() if owner else None})
-        if owner is not None and owner.pk != actor.pk:
+        if notify and owner is not None and owner.pk != actor.pk:
             public_id, owner_pk, event_pk = str(lead.public_id), owner.pk, event.pk
             transaction.on_commit(
                 lambda: tasks.schedule_assigned(public_id, owner_pk, event_pk), robust=True)
@@ -307,6 +308,7 @@ def leads_bulk_update(*, leads, actor, status: str | None = None, owner=None,
     if not permissions.can_bulk_edit(actor):
         raise PermissionDenied
     changed = 0
+    assigned: list[tuple[str, int]] = []  # (public id, owner_changed event) newly the owner's
     with transaction.atomic():
         for lead in leads:
             touched = False
@@ -316,9 +318,26 @@ def leads_bulk_update(*, leads, actor, status: str | None = None, owner=None,
                 touched = before != lead.status
             if set_owner:
                 before_owner = lead.owner_id
-                lead = lead_assign(lead=lead, owner=owner, actor=actor)
-                touched = touched or before_owner != lead.owner_id
+                lead = lead_assign(lead=lead, owner=owner, actor=actor, notify=False)
+                if before_owner != lead.owner_id:
+                    touched = True
+                    event_pk = (lead.events.filter(kind=LeadEvent.Kind.OWNER_CHANGED)
+                                .values_list("pk", flat=True).last())
+                    assert event_pk is not None  # lead_assign just wrote it
+                    assigned.append((str(lead.public_id), event_pk))
             changed += touched
+        if assigned and owner is not None and owner.pk != actor.pk:
+            # One message to the new owner for the whole change, not one per lead.
+            owner_pk = owner.pk
+            if len(assigned) == 1:
+                (public_id, event_pk), = assigned
+                transaction.on_commit(
+                    lambda: tasks.schedule_assigned(public_id, owner_pk, event_pk), robust=True)
+            else:
+                ids, first_event = [p for p, _e in assigned], assigned[0][1]
+                transaction.on_commit(
+                    lambda: tasks.schedule_assigned_many(owner_pk, ids, first_event),
+                    robust=True)
     return changed
 
 

@@ -271,6 +271,41 @@ def account_notice(user_pk: int, kind: str, ip: str, when_iso: str, actor: str =
     return "sent"
 
 
+def schedule_assigned_many(owner_pk: int, lead_public_ids: list[str], event_pk: int) -> None:
+    assigned_many.enqueue(owner_pk, lead_public_ids, event_pk)
+
+
+@task
+def assigned_many(owner_pk: int, lead_public_ids: list[str], event_pk: int) -> str:
+    """One message to the new owner of many leads at once (a bulk change): the first ten
+    and how many more, once (its deliveries hang on the first lead still theirs, keyed by
+    the change's first owner_changed event)."""
+    leads = list(Lead.objects.select_related("owner")
+                 .filter(public_id__in=lead_public_ids, owner_id=owner_pk)
+                 .order_by("-score_rank", "created_at"))
+    if not leads:
+        return "changed"
+    owner = leads[0].owner
+    anchor = min(leads, key=lambda lead: lead_public_ids.index(str(lead.public_id)))
+    with translation.override(profile(owner).language):
+        mobiles, names = _mention([owner])
+        lines = [_lead_line(lead) for lead in leads[:10]]
+        if len(leads) > 10:
+            lines.append(str(_("… and %(count)s more.") % {"count": len(leads) - 10}))
+        with translation.override(settings.LANGUAGE_CODE):
+            link = site_url() + reverse("staff:lead_list") + "?owner=mine"
+        message = notify.Message(
+            title=str(_("%(count)s leads assigned to %(name)s") % {
+                "count": len(leads), "name": names[0]}),
+            lines=tuple(lines), link=link, link_text=str(_("Open the lead list")),
+            mobiles=mobiles, names=names, event="lead.assigned.many",
+            facts={"count": len(leads)})
+        return "sent" if _send_about(
+            anchor, owner, message, message.title, robot_kind=Delivery.Kind.ASSIGNED_ROBOT,
+            email_kind=Delivery.Kind.ASSIGNED_EMAIL, key=f"bulk:{event_pk}",
+            later=_later(assigned_many, owner_pk, lead_public_ids, event_pk)) else "failed"
+
+
 # --- SLA and digests ----------------------------------------------------------------
 
 def managers():
@@ -288,50 +323,121 @@ def sla_breaches(now=None):
             .order_by("sla_due"))
 
 
+# Breaches at most this old get a message each; older ones (an imported book, a worker
+# that was down) are told in one summary instead of hours of messages.
+SLA_FRESH_SECONDS = 3600
+SLA_BATCH = 50
+
+
 def escalate_sla(now=None) -> int:
-    """Tell the managers about each new SLA breach, once per lead."""
-    count = 0
+    """Tell the managers about SLA breaches, each once: a message per breach of the last
+    SLA_FRESH_SECONDS (at most SLA_BATCH a tick), one summary for the older ones. Posts
+    take the robot's slots (selector.leads.pacing): when none is free the rest waits for
+    the next tick. Each message is a leads.Delivery (robot, and an e-mail per manager),
+    sent at most once; a lead is marked escalated (its sla_breached event) only after a
+    channel carried the message, and a refused one is tried again at the next tick,
+    LEAD_NOTIFY_MAX_ATTEMPTS times. Returns how many leads were escalated."""
+    now = now or timezone.now()
     boss = list(managers())
-    for lead in sla_breaches(now).exclude(events__kind=LeadEvent.Kind.SLA_BREACHED)[:200]:
-        with transaction.atomic():
-            locked = Lead.objects.select_for_update().get(pk=lead.pk)
-            if locked.events.filter(kind=LeadEvent.Kind.SLA_BREACHED).exists():
-                continue
-            assert locked.sla_due is not None  # sla_breaches() selects leads with a deadline
-            LeadEvent.objects.create(lead=locked, kind=LeadEvent.Kind.SLA_BREACHED,
-                                     data={"due": locked.sla_due.isoformat()})
+    waiting = (sla_breaches(now).exclude(events__kind=LeadEvent.Kind.SLA_BREACHED)
+               .select_related("owner"))
+    cutoff = now - timedelta(seconds=SLA_FRESH_SECONDS)
+    count = 0
+    for lead in waiting.filter(sla_due__gt=cutoff)[:SLA_BATCH]:
+        assert lead.sla_due is not None  # sla_breaches() selects leads with a deadline
         with translation.override(settings.LANGUAGE_CODE):
-            mobiles, names = _mention(boss)
-            due = timezone.localtime(lead.sla_due)
-            message = notify.Message(
-                title=str(_("First-contact SLA missed: %(number)s (due %(time)s)") % {
-                    "number": lead.report_number, "time": f"{due:%m-%d %H:%M}"}),
-                lines=(_lead_line(lead), str(_("Owner: %(owner)s") % {
-                    "owner": lead.owner.get_username() if lead.owner else _("nobody")})),
-                link=notify.staff_url(lead), link_text=str(_("Open the lead")),
-                mobiles=mobiles, names=names, event="lead.sla_breached",
-                facts={"report_number": lead.report_number})
-            for index, manager in enumerate(boss):
-                # One robot message (mentioning every manager), one e-mail each.
-                _send_one(manager, message, robot=index == 0)
-            if not boss:
-                _send(None, message, message.title)
-        count += 1
+            message = _sla_message(lead, boss)
+        outcome = _escalate(lead, boss, message, key=lead.sla_due.isoformat())
+        if outcome == "paced":
+            break  # the robot's minute is full: the rest at the next tick
+        if outcome in ("sent", "failed"):
+            LeadEvent.objects.create(lead=lead, kind=LeadEvent.Kind.SLA_BREACHED, data={
+                "due": lead.sla_due.isoformat(), **({"failed": True} if outcome == "failed"
+                                                    else {})})
+            count += outcome == "sent"
+    else:
+        count += _escalate_backlog(waiting.filter(sla_due__lte=cutoff), boss)
     return count
 
 
-def _send_one(user, message, *, robot: bool) -> None:
-    if robot:
-        _send(user, message, message.title)
-    elif user.email:
-        mail = EmailMultiAlternatives(subject=message.title, to=[user.email], body="\n".join(
-            [message.title, *message.lines, "", message.link]))
-        mail.attach_alternative(render_to_string("staff/email/message.html",
-                                                 {"message": message}), "text/html")
-        try:
-            mail.send()
-        except Exception as exc:  # noqa: BLE001
-            logger.warning("staff e-mail failed (%s)", type(exc).__name__)
+def _escalate(lead: Lead, boss: list, message: notify.Message, *, key: str) -> str:
+    """The robot post and each manager's e-mail about ``lead``: "sent" (a channel carried
+    it, now or before), "paced" (no robot slot: nothing sent), "retry" (to be tried at the
+    next tick) or "failed" (every channel gave up)."""
+    if settings.LEAD_WEBHOOK_URL:
+        robot = deliveries.expect(lead, Delivery.Kind.SLA_ROBOT, key)
+        if robot.status == Delivery.Status.PENDING and pacing.reserve(
+                settings.LEAD_WEBHOOK_URL) > 0:
+            return "paced"
+    outcomes = []
+    again = lambda seconds: None  # noqa: E731 - the next tick is the retry
+    if settings.LEAD_WEBHOOK_URL:
+        outcome = deliveries.send_once(lead, Delivery.Kind.SLA_ROBOT, key,
+                                       lambda: notify.post_message(message), later=again,
+                                       max_attempts=settings.LEAD_NOTIFY_MAX_ATTEMPTS)
+        _record(lead, Delivery.Kind.SLA_ROBOT, key, outcome, None)
+        outcomes.append(outcome)
+    for manager in boss:
+        if manager.email:
+            outcome = deliveries.send_once(lead, Delivery.Kind.SLA_EMAIL, f"{key}:{manager.pk}",
+                                           _email(manager, message, message.title).send,
+                                           later=again,
+                                           max_attempts=settings.LEAD_NOTIFY_MAX_ATTEMPTS)
+            _record(lead, Delivery.Kind.SLA_EMAIL, f"{key}:{manager.pk}", outcome, None)
+            outcomes.append(outcome)
+    if any(o in ("sent", "already-sent") for o in outcomes):
+        return "sent"
+    if any(o in ("retry", "in-progress") for o in outcomes):
+        return "retry"
+    return "failed" if outcomes else "sent"  # nobody to tell: nothing to wait for
+
+
+def _sla_message(lead: Lead, boss: list) -> notify.Message:
+    mobiles, names = _mention(boss)
+    due = timezone.localtime(lead.sla_due)
+    return notify.Message(
+        title=str(_("First-contact SLA missed: %(number)s (due %(time)s)") % {
+            "number": lead.report_number, "time": f"{due:%m-%d %H:%M}"}),
+        lines=(_lead_line(lead), str(_("Owner: %(owner)s") % {
+            "owner": lead.owner.get_username() if lead.owner else _("nobody")})),
+        link=notify.staff_url(lead), link_text=str(_("Open the lead")),
+        mobiles=mobiles, names=names, event="lead.sla_breached",
+        facts={"report_number": lead.report_number})
+
+
+def _escalate_backlog(backlog, boss: list) -> int:
+    """One summary of the older breaches, carried on the oldest lead's delivery rows
+    (keyed by the backlog's size, so a re-run of the same tick does not post it twice);
+    afterwards every lead in it is marked escalated."""
+    leads = list(backlog.select_related(None).only("pk", "report_number", "sla_due"))
+    if not leads:
+        return 0
+    oldest = leads[0]
+    with translation.override(settings.LANGUAGE_CODE):
+        mobiles, names = _mention(boss)
+        numbers = ", ".join(lead.report_number for lead in leads[:10])
+        more = len(leads) - 10
+        lines = [str(_("Still without a first contact, oldest first: %(numbers)s") % {
+            "numbers": numbers})]
+        if more > 0:
+            lines.append(str(_("… and %(count)s more.") % {"count": more}))
+        link = site_url() + reverse("staff:lead_list")
+        message = notify.Message(
+            title=str(_("First-contact SLA missed earlier by %(count)s leads "
+                        "(the oldest due %(time)s)") % {
+                "count": len(leads), "time": f"{timezone.localtime(oldest.sla_due):%m-%d}"}),
+            lines=tuple(lines), link=link, link_text=str(_("Open the lead list")),
+            mobiles=mobiles, names=names, event="lead.sla_breached.summary",
+            facts={"count": len(leads)})
+    outcome = _escalate(oldest, boss, message, key=f"summary:{len(leads)}")
+    if outcome not in ("sent", "failed"):
+        return 0
+    LeadEvent.objects.bulk_create(
+        [LeadEvent(lead_id=lead.pk, kind=LeadEvent.Kind.SLA_BREACHED,
+                   data={"due": lead.sla_due.isoformat() if lead.sla_due else None,
+                         "summary": True, **({"failed": True} if outcome == "failed" else {})})
+         for lead in leads], batch_size=1000)
+    return len(leads) if outcome == "sent" else 0
 
 
 def digest_due(now=None) -> bool:

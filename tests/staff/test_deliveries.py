@@ -180,3 +180,78 @@ def test_a_refused_robot_post_is_retried_with_backoff_and_recorded(settings, web
     assert Delivery.objects.get(pk=row.pk).status == "sent"
     assert len(robot.requests) == 2
     assert len(mail.outbox) == 1  # the e-mail went once, on the first run
+
+
+# --- SLA escalations: each breach once, a backlog as one summary, escalated when told -----
+
+def _breach(minutes_ago: float, **fields):
+    return make_lead(score="hot", sla_due=timezone.now() - timedelta(minutes=minutes_ago),
+                     **fields)
+
+
+def test_an_imported_backlog_becomes_one_summary(webhook, manager):
+    fresh = [_breach(5), _breach(10)]
+    backlog = [_breach(60 * 24 * 300 + i) for i in range(30)]  # a year-old imported book
+    assert tasks.escalate_sla() == 32
+    texts = webhook.texts()
+    assert len(texts) == 3  # two breaches of the last hour, one summary for the other 30
+    assert fresh[0].report_number in texts[0] or fresh[0].report_number in texts[1]
+    assert "30" in texts[2] and backlog[-1].report_number in texts[2]
+    assert LeadEvent.objects.filter(kind="sla_breached").count() == 32
+    assert tasks.escalate_sla() == 0
+    assert len(webhook.texts()) == 3
+
+
+def test_a_lead_is_marked_escalated_only_after_the_message_went_out(webhook_factory, settings,
+                                                                    db):
+    from django.contrib.auth.models import Group, User
+
+    User.objects.create_user("nomail", "", "x" * 12).groups.add(Group.objects.get(name="managers"))
+    robot = webhook_factory([500])
+    settings.LEAD_WEBHOOK_URL = robot.url
+    late = _breach(5)
+    assert tasks.escalate_sla() == 0  # refused: not marked
+    assert not late.events.filter(kind="sla_breached").exists()
+    assert late.events.get(kind="notification_failed").data["final"] is False
+    assert tasks.escalate_sla() == 1  # the next tick tries again, and it goes
+    assert late.events.filter(kind="sla_breached").count() == 1
+    assert len(robot.requests) == 2
+
+
+def test_more_breaches_than_the_robot_takes_wait_for_the_next_tick(webhook, manager):
+    import time_machine
+
+    for i in range(25):
+        _breach(5 + i)
+    assert tasks.escalate_sla() == 20  # the robot's minute is full
+    assert len(webhook.requests) == 20
+    with time_machine.travel(timezone.now() + timedelta(minutes=5), tick=False):
+        assert tasks.escalate_sla() == 5
+    assert len(webhook.requests) == 25
+    assert LeadEvent.objects.filter(kind="sla_breached").count() == 25
+
+
+def test_a_bulk_reassignment_tells_the_new_owner_once(client, webhook, manager, sales,
+                                                      django_capture_on_commit_callbacks):
+    from selector.staff.models import StaffProfile
+
+    StaffProfile.objects.create(user=sales, mobile="13900139000")
+    leads = [make_lead() for _ in range(50)]
+    login(client, manager)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(reverse("staff:lead_bulk"), {
+            "leads": [str(lead.public_id) for lead in leads], "owner": str(sales.pk)})
+    assert response.status_code == 302
+    assert len(webhook.requests) == 1  # one summary, not 50 @mentions
+    text = webhook.requests[0]["text"]
+    assert text["mentioned_mobile_list"] == ["13900139000"]
+    assert "50" in text["content"] and "40" in text["content"]  # 10 listed, 40 more
+    assert [m.to for m in mail.outbox] == [["sam@example.com"]]
+    # The task run again (its worker died before recording the result): nothing repeats.
+    from selector.leads.models import Lead
+
+    order = list(Lead.objects.filter(pk__in=[lead.pk for lead in leads]))  # as the view had
+    event = order[0].events.get(kind=LeadEvent.Kind.OWNER_CHANGED)
+    assert tasks.assigned_many.call(sales.pk, [str(lead.public_id) for lead in order],
+                                    event.pk) == "sent"
+    assert len(webhook.requests) == 1 and len(mail.outbox) == 1
