@@ -8,4 +8,5 @@ class ContentConfig(AppConfig):
     verbose_name = _("Site content")
 
     def ready(self):
-        from selector.content import snapshot  # noqa: F401 -- connects its signals
+        from selector.content import checks, snapshot  # noqa: F401 -- the deployment
+        # check, the snapshot's signals

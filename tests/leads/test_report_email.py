@@ -85,6 +85,25 @@ def test_english_visitors_get_an_english_mail(sending, django_capture_on_commit_
     assert "Example account" in message.body
 
 
+@pytest.mark.parametrize("url", [URL, "/en/contact/"])
+@pytest.mark.parametrize("limit", [5_000_000, 1000])  # the PDF attached / the link only
+def test_every_customer_mail_replies_to_the_sales_e_mail_from_the_configured_sender(
+        sending, settings, django_capture_on_commit_callbacks, url, limit):
+    """Every e-mail a customer gets (the report, in both languages, attached or as a
+    link: the only one the customer is sent) answers to the company's sales e-mail and
+    comes from DEFAULT_FROM_EMAIL, which the deployment check keeps off localhost."""
+    settings.DEFAULT_FROM_EMAIL = "Shenhua Tiancheng <report@selector.example.com>"
+    settings.REPORT_EMAIL_ATTACH_MAX_BYTES = limit
+    _submit(sending, django_capture_on_commit_callbacks, url=url)
+    customer = [m for m in mail.outbox if "zhang.wei@example.com" in m.to + m.cc + m.bcc]
+    assert customer
+    for message in customer:
+        assert message.reply_to == ["sales@example.com"]
+        assert message.from_email == "Shenhua Tiancheng <report@selector.example.com>"
+        raw = message.message()
+        assert raw["Reply-To"] == "sales@example.com"
+
+
 def test_a_report_over_the_limit_goes_as_a_link(sending, settings,
                                                django_capture_on_commit_callbacks):
     settings.REPORT_EMAIL_ATTACH_MAX_BYTES = 1000
