@@ -3,14 +3,16 @@ is a 400 with ``{"errors": {field: [message]}}`` in the request's language."""
 
 from __future__ import annotations
 
+from functools import partial
+
 from django.http import HttpRequest, JsonResponse
 from django.utils.translation import gettext as _
-from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
 
 from selector.api.forms import FabricQuery, RecommendQuery
 from selector.api.openapi import openapi_document
 from selector.content.snapshot import current as current_content
+from selector.core.httpcache import cacheable
 from selector.domain import Fabric, FabricTooLarge, SizingError, plan_fabric, size_fabric
 from selector.domain.recommend import FabricOption
 from selector.planner.presenter import api_dict
@@ -33,7 +35,7 @@ def _errors(form) -> JsonResponse:
 
 
 @require_safe
-@cache_control(public=True, max_age=300)
+@cacheable  # ETag, 304, public for 300 s; varies on Accept-Language only
 def recommend(request: HttpRequest) -> JsonResponse:
     form = RecommendQuery(request.GET)
     if not form.is_valid():
@@ -42,7 +44,7 @@ def recommend(request: HttpRequest) -> JsonResponse:
 
 
 @require_safe
-@cache_control(public=True, max_age=300)
+@cacheable
 def fabric(request: HttpRequest) -> JsonResponse:
     form = FabricQuery(request.GET)
     if not form.is_valid():
@@ -83,6 +85,6 @@ def _catalogue_plan(fabric_code: Fabric, form: FabricQuery) -> JsonResponse:
 
 
 @require_safe
-@cache_control(public=True, max_age=3600)
+@partial(cacheable, max_age=3600, content=False)
 def openapi(request: HttpRequest) -> JsonResponse:
     return _json(openapi_document(request.build_absolute_uri("/")))
