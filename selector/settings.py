@@ -184,7 +184,7 @@ WHITENOISE_USE_FINDERS = DEBUG
 # Security. Production defaults; DEBUG relaxes only what a laptop cannot do (HTTPS).
 # No page has an inline script (every script is a file of ours; JSON-LD is a data block,
 # never executed), so script-src needs no per-response nonce: a page's bytes and headers
-# are the same for every visitor, which is what lets it be cached (selector.core.httpcache).
+# are the same for every visitor, which is what lets it be cached (selector.content.httpcache).
 SECURE_CSP = {
     "default-src": [CSP.SELF],
     "script-src": [CSP.SELF],

@@ -43,6 +43,6 @@ def test_pages_send_a_strict_csp(client, content):
         policy = response["Content-Security-Policy"]
         assert "'unsafe-inline'" not in policy and "'unsafe-eval'" not in policy, url
         # Scripts are our files only, and no response carries a nonce: the page is the
-        # same for every visitor (selector.core.httpcache).
+        # same for every visitor (selector.content.httpcache).
         assert "script-src 'self';" in policy and "nonce" not in policy, url
         assert "nonce" not in response.content.decode(), url

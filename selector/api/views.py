@@ -11,8 +11,8 @@ from django.views.decorators.http import require_safe
 
 from selector.api.forms import FabricQuery, RecommendQuery
 from selector.api.openapi import openapi_document
+from selector.content.httpcache import cacheable
 from selector.content.snapshot import current as current_content
-from selector.core.httpcache import cacheable
 from selector.domain import Fabric, FabricTooLarge, SizingError, plan_fabric, size_fabric
 from selector.domain.recommend import FabricOption
 from selector.planner.presenter import api_dict

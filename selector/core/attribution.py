@@ -7,7 +7,7 @@ campaign click; a later click of another campaign starts a new visit) or a refer
 another site (the first such page only). A direct visit without either writes nothing,
 so crawlers and bookmarks create no session; the wizard then records its own landing URL.
 Such a page does not read the session either: it sets no cookie and varies on none. A page
-that records a visit sets the session cookie and is marked private (selector.core.httpcache).
+that records a visit sets the session cookie and is marked private (selector.content.httpcache).
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ def capture(request: HttpRequest) -> None:
     except Exception:  # noqa: BLE001 - DisallowedHost: Django answers 400 itself
         return
     # Nothing to attribute: the session is not even read, so the page varies on no cookie
-    # and sets none (selector.core.httpcache).
+    # and sets none (selector.content.httpcache).
     if not has_utm and not referrer:
         return
     if not has_utm and VISIT_KEY in session:

@@ -7,7 +7,7 @@ is not English (None, "", "zh", "zh-hans", an unknown code) means Chinese.
 The language switch: a link in every page's header to the same page in the other language
 (``translate_path``; the ``other_language`` template tag). The URL alone says the language
 (Chinese at /, English under /en/), so switching needs no form, no cookie and no POST, and
-every page stays the same for every visitor (selector.core.httpcache). The path is resolved
+every page stays the same for every visitor (selector.content.httpcache). The path is resolved
 in whichever language its prefix belongs to, then reversed in the other one; the query
 string is kept.
 """

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from selector.core.httpcache import cacheable
+from selector.content.httpcache import cacheable
 from selector.leads import contact
 from selector.public import views
 
@@ -12,6 +12,6 @@ urlpatterns = [
     path("compare/", views.comparison, name="comparison"),
     path("contact/", contact.contact, name="contact"),
     path("contact/thanks/", contact.thanks, name="thanks"),
-    # The privacy notice has no form: the same page for everyone (selector.core.httpcache).
+    # The privacy notice has no form: the same page for everyone (selector.content.httpcache).
     path("privacy/", cacheable(contact.privacy), name="privacy"),
 ]

@@ -15,8 +15,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from selector.content import queries
+from selector.content.httpcache import cacheable
 from selector.content.models import CompanyProfile, ComparisonRow, ContentBlock, FaqEntry
-from selector.core.httpcache import cacheable
 from selector.core.i18n import active_is_english
 from selector.public import jsonld
 from selector.public.seo import Seo

@@ -19,10 +19,10 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_safe
 from django_htmx.http import push_url
 
+from selector.content.httpcache import cacheable
 from selector.content.queries import block, faq_entries
 from selector.core.attribution import visit_source
 from selector.core.explain import FIELD_LABELS, value_label
-from selector.core.httpcache import cacheable
 from selector.core.sharing import answers_from_token, share_token
 from selector.core.siteurl import absolute
 from selector.domain import Answers, InvalidAnswers
@@ -357,7 +357,7 @@ def _result_page(request: HttpRequest, ws: WizardSession, *, push: str | None = 
 @cacheable
 def shared(request: HttpRequest, token: str) -> HttpResponse:
     """A shared result, read-only, reproduced from the signed answers in the link: the same
-    page for everyone who opens it (no form, no cookie; selector.core.httpcache)."""
+    page for everyone who opens it (no form, no cookie; selector.content.httpcache)."""
     answers = answers_from_token(token)
     if answers is None:
         return render(request, "wizard/share_invalid.html", status=404)

@@ -1,6 +1,6 @@
 import pytest
 
-# Every answer carries an ETag of the content version (selector.core.httpcache): one query.
+# Every answer carries an ETag of the content version (selector.content.httpcache): one query.
 pytestmark = pytest.mark.django_db
 
 
