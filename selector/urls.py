@@ -4,14 +4,12 @@ from django.urls import include, path
 from django.views.generic import RedirectView
 
 from selector.core import views as core_views
-from selector.core.i18n import set_language
 from selector.public import views as public_views
 from selector.staff.views import auth as staff_auth
 
 urlpatterns = [
     path("healthz", core_views.healthz, name="healthz"),
     path("favicon.ico", core_views.favicon, name="favicon"),
-    path("i18n/setlang/", set_language, name="set_language"),
     path("api/", include("selector.api.urls")),
     path("", include("selector.public.root_urls")),  # robots.txt, sitemap.xml
 ]

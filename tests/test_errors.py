@@ -45,7 +45,7 @@ def test_a_database_outage_is_a_503_with_retry_after(quiet_client):
 
 def test_csrf_failure_is_the_friendly_403(db):
     client = Client(enforce_csrf_checks=True)
-    response = client.post("/i18n/setlang/", {"language": "en", "next": "/"})
+    response = client.post("/wizard/scale/", {"gpus": "64"})
     assert response.status_code == 403
     assert "拒绝访问" in response.content.decode()
 

@@ -1,5 +1,6 @@
 """The language switch keeps the visitor on the same page, both ways, from every public
-page and every wizard page (without JavaScript: the header's form POSTs `next`)."""
+page and every wizard page: a link in the header to the same URL in the other language
+(no form, no cookie: the URL says the language)."""
 
 import re
 
@@ -22,14 +23,12 @@ def _first(pattern: str, text: str, flags: int = 0) -> str:
     return found.group(1)
 
 
-def switch(client: Client, page: str, language: str):
+def switch(client: Client, page: str) -> str:
+    """The header link's target on ``page`` (the other language)."""
     html = client.get(page).content.decode()
-    form = _first(r'<form class="lang-switch"[^>]*>(.*?)</form>', html, re.S)
-    next_url = _first(r'name="next" type="hidden" value="([^"]*)"', form)
-    assert next_url == page.replace("&", "&amp;")
-    token = _first(r'name="csrfmiddlewaretoken" value="([^"]+)"', form)
-    return client.post("/i18n/setlang/", {"language": language, "next": next_url,
-                                          "csrfmiddlewaretoken": token})
+    assert '<form class="lang-switch"' not in html
+    link = _first(r'(<a class="lang-switch"[^>]*>)', html)
+    return _first(r'href="([^"]*)"', link).replace("&amp;", "&")
 
 
 def english(path: str) -> str:
@@ -45,66 +44,44 @@ def visitor(content):
 
 @pytest.mark.parametrize("path", PUBLIC + WIZARD)
 def test_chinese_to_english_keeps_the_page(visitor, path):
-    response = switch(visitor, path, "en")
-    assert response.status_code == 302
-    assert response["Location"] == english(path)
-    assert visitor.cookies["django_language"].value == "en"
-    page = visitor.get(response["Location"])
+    target = switch(visitor, path)
+    assert target == english(path)
+    page = visitor.get(target)
     assert page.status_code == 200 and '<html lang="en">' in page.content.decode()
+    assert "django_language" not in visitor.cookies
 
 
 @pytest.mark.parametrize("path", PUBLIC + WIZARD)
 def test_english_to_chinese_keeps_the_page(visitor, path):
-    response = switch(visitor, english(path), "zh-hans")
-    assert response.status_code == 302
-    assert response["Location"] == path  # was: back to the same /en/ page
-    assert visitor.cookies["django_language"].value == "zh-hans"
-    page = visitor.get(response["Location"])
+    target = switch(visitor, english(path))
+    assert target == path
+    page = visitor.get(target)
     assert page.status_code == 200 and '<html lang="zh-Hans">' in page.content.decode()
 
 
 def test_the_shared_result_contact_and_thanks_pages_switch_both_ways(visitor):
     shared = f"/wizard/r/{share_token(Answers(gpus=64))}/"
-    assert switch(visitor, shared, "en")["Location"] == english(shared)
-    assert switch(visitor, english(shared), "zh-hans")["Location"] == shared
-    assert switch(visitor, "/contact/", "en")["Location"] == "/en/contact/"
-    assert switch(visitor, "/en/contact/", "zh-hans")["Location"] == "/contact/"
+    assert switch(visitor, shared) == english(shared)
+    assert switch(visitor, english(shared)) == shared
+    assert switch(visitor, "/contact/") == "/en/contact/"
+    assert switch(visitor, "/en/contact/") == "/contact/"
 
 
 def test_the_query_string_is_kept(visitor):
-    response = visitor.post("/i18n/setlang/", {"language": "en", "next": "/faq/?utm_source=x",
-                                               "csrfmiddlewaretoken": _token(visitor)})
-    assert response["Location"] == "/en/faq/?utm_source=x"
+    assert switch(visitor, "/faq/?utm_source=x") == "/en/faq/?utm_source=x"
+    assert switch(visitor, "/en/?a=1&b=2") == "/?a=1&b=2"
 
 
-def test_a_foreign_next_is_refused(visitor):
-    response = visitor.post("/i18n/setlang/", {"language": "en",
-                                               "next": "https://evil.example/en/",
-                                               "csrfmiddlewaretoken": _token(visitor)})
-    assert response["Location"] == "/en/"
-
-
-def test_an_unknown_language_changes_nothing(visitor):
-    response = visitor.post("/i18n/setlang/", {"language": "fr", "next": "/en/faq/",
-                                               "csrfmiddlewaretoken": _token(visitor)})
-    assert response["Location"] == "/en/faq/"
-    assert "django_language" not in visitor.cookies
-
-
-def test_it_needs_the_csrf_token(content):
-    strict = Client(enforce_csrf_checks=True)
-    strict.get("/faq/")
-    response = strict.post("/i18n/setlang/", {"language": "en", "next": "/faq/"})
-    assert response.status_code == 403
-    token = _token(strict)
-    response = strict.post("/i18n/setlang/", {"language": "en", "next": "/faq/",
-                                              "csrfmiddlewaretoken": token})
-    assert response.status_code == 302
+def test_the_link_names_the_other_language_in_that_language(visitor):
+    zh = _first(r'(<a class="lang-switch"[^>]*>[^<]*</a>)', visitor.get("/").content.decode())
+    assert 'lang="en"' in zh and 'hreflang="en"' in zh and ">EN</a>" in zh
+    en = _first(r'(<a class="lang-switch"[^>]*>[^<]*</a>)',
+                visitor.get("/en/").content.decode())
+    assert 'lang="zh-Hans"' in en and ">中文</a>" in en
 
 
 def test_the_wizard_answers_survive_the_switch(visitor):
-    switch(visitor, "/wizard/result/", "en")
-    html = visitor.get("/en/wizard/result/").content.decode()
+    html = visitor.get(switch(visitor, "/wizard/result/")).content.decode()
     assert "RoCE v2 lossless Ethernet, 400G" in html  # R7, the same result in English
 
 
@@ -112,11 +89,5 @@ def test_after_a_lead_the_thanks_page_switches(content):
     client = Client()
     attach(client, make_session())
     client.post("/contact/", contact_data(client))
-    response = client.post("/i18n/setlang/", {"language": "en", "next": "/contact/thanks/"})
-    assert response["Location"] == "/en/contact/thanks/"
+    assert switch(client, "/contact/thanks/") == "/en/contact/thanks/"
     assert "Thank you" in client.get("/en/contact/thanks/").content.decode()
-
-
-def _token(client: Client) -> str:
-    html = client.get("/faq/").content.decode()
-    return _first(r'name="csrfmiddlewaretoken" value="([^"]+)"', html)

@@ -4,14 +4,16 @@ requests from one address a 429 in the same shape, with Retry-After (selector.ap
 
 from __future__ import annotations
 
+from functools import partial
+
 from django.http import HttpRequest, JsonResponse
 from django.utils.translation import gettext as _
-from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
 
 from selector.api.forms import FabricQuery, RecommendQuery
 from selector.api.openapi import openapi_document
 from selector.api.throttle import rate_limited
+from selector.content.httpcache import cacheable
 from selector.content.snapshot import current as current_content
 from selector.domain import Fabric, FabricTooLarge, SizingError, plan_fabric, size_fabric
 from selector.domain.recommend import FabricOption
@@ -36,7 +38,7 @@ def _errors(form) -> JsonResponse:
 
 @rate_limited
 @require_safe
-@cache_control(public=True, max_age=300)
+@cacheable  # ETag, 304, public for 300 s; varies on Accept-Language only
 def recommend(request: HttpRequest) -> JsonResponse:
     form = RecommendQuery(request.GET)
     if not form.is_valid():
@@ -46,7 +48,7 @@ def recommend(request: HttpRequest) -> JsonResponse:
 
 @rate_limited
 @require_safe
-@cache_control(public=True, max_age=300)
+@cacheable
 def fabric(request: HttpRequest) -> JsonResponse:
     form = FabricQuery(request.GET)
     if not form.is_valid():
@@ -88,6 +90,6 @@ def _catalogue_plan(fabric_code: Fabric, form: FabricQuery) -> JsonResponse:
 
 @rate_limited
 @require_safe
-@cache_control(public=True, max_age=3600)
+@partial(cacheable, max_age=3600, content=False)
 def openapi(request: HttpRequest) -> JsonResponse:
     return _json(openapi_document(request.build_absolute_uri("/")))

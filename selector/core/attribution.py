@@ -6,6 +6,8 @@ A visit is recorded when there is something to attribute: UTM parameters in the 
 campaign click; a later click of another campaign starts a new visit) or a referrer from
 another site (the first such page only). A direct visit without either writes nothing,
 so crawlers and bookmarks create no session; the wizard then records its own landing URL.
+Such a page does not read the session either: it sets no cookie and varies on none. A page
+that records a visit sets the session cookie and is marked private (selector.content.httpcache).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ VISIT_KEY = "visit"
 UTM_FIELDS = ("utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content")
 LIMITS = {"landing_url": 500, "referrer": 500, **dict.fromkeys(UTM_FIELDS, 100)}
 # Not public pages: nothing to attribute there.
-_SKIP = ("/static/", "/api/", "/i18n/", "/healthz", "/robots.txt", "/sitemap.xml",
+_SKIP = ("/static/", "/api/", "/healthz", "/robots.txt", "/sitemap.xml",
          "/favicon.ico")
 _SKIP_SECTIONS = ("staff", "admin", "report")
 
@@ -51,13 +53,15 @@ def capture(request: HttpRequest) -> None:
         return
     utm = {name: request.GET.get(name, "") for name in UTM_FIELDS}
     has_utm = any(utm.values())
-    if not has_utm and VISIT_KEY in session:
-        return
     try:
         referrer = _external_referrer(request)
     except Exception:  # noqa: BLE001 - DisallowedHost: Django answers 400 itself
         return
+    # Nothing to attribute: the session is not even read, so the page varies on no cookie
+    # and sets none (selector.content.httpcache).
     if not has_utm and not referrer:
+        return
+    if not has_utm and VISIT_KEY in session:
         return
     session[VISIT_KEY] = {
         "landing_url": _fit(request.get_full_path(), "landing_url"),

@@ -4,13 +4,12 @@ HTML/BCP 47 tag; and the language switch.
 Chinese (``zh-hans``) is the default, English (``en``) the second language. Anything that
 is not English (None, "", "zh", "zh-hans", an unknown code) means Chinese.
 
-The language switch: the same page in the other language, from any page.
-
-Django's ``set_language`` translates ``next`` by resolving it in the *active* language.
-The switch itself lives outside ``i18n_patterns``, so the active language there is the
-default (Chinese) and ``/en/...`` never resolves: English -> 中文 redirected back to the
-English page. Here ``next`` is resolved in whichever language its prefix belongs to, then
-reversed in the chosen one; the query string is kept.
+The language switch: a link in every page's header to the same page in the other language
+(``translate_path``; the ``other_language`` template tag). The URL alone says the language
+(Chinese at /, English under /en/), so switching needs no form, no cookie and no POST, and
+every page stays the same for every visitor (selector.content.httpcache). The path is resolved
+in whichever language its prefix belongs to, then reversed in the other one; the query
+string is kept.
 """
 
 from __future__ import annotations
@@ -18,12 +17,9 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import Resolver404, resolve, reverse
 from django.urls.exceptions import NoReverseMatch
 from django.utils import translation
-from django.utils.http import url_has_allowed_host_and_scheme
-from django.views.decorators.http import require_POST
 
 LANGUAGE_CODES = [code for code, _name in settings.LANGUAGES]
 
@@ -88,25 +84,3 @@ def translate_path(url: str, language: str) -> str:
     # Not one of our named pages (or not resolvable): swap the prefix.
     bare = path[len(_prefix(source)):] or "/"
     return (_prefix(language) + bare if bare != "/" else (_prefix(language) + "/")) + query
-
-
-@require_POST
-def set_language(request: HttpRequest) -> HttpResponse:
-    """POST ``language`` and ``next`` (the page to show again); CSRF-protected like every
-    POST. Sets the language cookie and redirects to ``next`` in that language."""
-    language = request.POST.get("language", "")
-    target = request.POST.get("next") or request.headers.get("referer") or "/"
-    if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()},
-                                           require_https=request.is_secure()):
-        target = "/"
-    target_parts = urlsplit(target)
-    target = target_parts.path + (f"?{target_parts.query}" if target_parts.query else "")
-    if language not in LANGUAGE_CODES:
-        return HttpResponseRedirect(target or "/")
-    response = HttpResponseRedirect(translate_path(target, language))
-    response.set_cookie(
-        settings.LANGUAGE_COOKIE_NAME, language,
-        max_age=settings.LANGUAGE_COOKIE_AGE, path=settings.LANGUAGE_COOKIE_PATH,
-        domain=settings.LANGUAGE_COOKIE_DOMAIN, secure=settings.LANGUAGE_COOKIE_SECURE,
-        httponly=settings.LANGUAGE_COOKIE_HTTPONLY, samesite=settings.LANGUAGE_COOKIE_SAMESITE)
-    return response

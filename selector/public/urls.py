@@ -1,5 +1,6 @@
 from django.urls import path
 
+from selector.content.httpcache import cacheable
 from selector.leads import contact
 from selector.public import views
 
@@ -11,5 +12,6 @@ urlpatterns = [
     path("compare/", views.comparison, name="comparison"),
     path("contact/", contact.contact, name="contact"),
     path("contact/thanks/", contact.thanks, name="thanks"),
-    path("privacy/", contact.privacy, name="privacy"),
+    # The privacy notice has no form: the same page for everyone (selector.content.httpcache).
+    path("privacy/", cacheable(contact.privacy), name="privacy"),
 ]

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from selector.content import queries
+from selector.content.httpcache import cacheable
 from selector.content.models import CompanyProfile, ComparisonRow, ContentBlock, FaqEntry
 from selector.core.i18n import active_is_english
 from selector.public import jsonld
@@ -76,6 +77,7 @@ def _list_separator() -> str:
 
 
 @require_safe
+@cacheable
 def landing(request: HttpRequest) -> HttpResponse:
     content = LandingContent.load()
     company = content.company
@@ -106,6 +108,7 @@ def landing(request: HttpRequest) -> HttpResponse:
 
 
 @require_safe
+@cacheable
 def faq(request: HttpRequest) -> HttpResponse:
     company = queries.company()
     faq_items, faq_node = jsonld.faq_section(queries.faq_entries())
@@ -127,6 +130,7 @@ def faq(request: HttpRequest) -> HttpResponse:
 
 
 @require_safe
+@cacheable
 def comparison(request: HttpRequest) -> HttpResponse:
     company = queries.company()
     rows = queries.comparison_rows()
@@ -161,5 +165,5 @@ def robots_txt(request: HttpRequest) -> HttpResponse:
     for prefix in prefixes:
         lines += [f"Disallow: {prefix}/staff/", f"Disallow: {prefix}/admin/",
                   f"Disallow: {prefix}/report/"]
-    lines += ["Disallow: /i18n/", "", f"Sitemap: {jsonld.absolute(reverse('sitemap_xml'))}", ""]
+    lines += ["", f"Sitemap: {jsonld.absolute(reverse('sitemap_xml'))}", ""]
     return HttpResponse("\n".join(lines), content_type="text/plain; charset=utf-8")

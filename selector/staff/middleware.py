@@ -99,7 +99,9 @@ class StaffSessionMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        if request.user.is_authenticated:
+        # Without a session cookie nobody is logged in: the session is not read, so a
+        # visitor's public page varies on no cookie (selector.content.httpcache).
+        if settings.SESSION_COOKIE_NAME in request.COOKIES and request.user.is_authenticated:
             why = expired(request) or ("mfa" if unverified(request) else None)
             if why:
                 logout(request)

@@ -7,17 +7,19 @@ only the step region ("template#region", a Django 6 partial) and pushes the step
 from __future__ import annotations
 
 from django import forms
+from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.cache import patch_vary_headers
+from django.utils.cache import add_never_cache_headers, patch_vary_headers
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from django.views.decorators.http import require_http_methods, require_safe
 from django_htmx.http import push_url
 
+from selector.content.httpcache import cacheable
 from selector.content.queries import block, faq_entries
 from selector.core.attribution import visit_source
 from selector.core.explain import FIELD_LABELS, value_label
@@ -121,12 +123,20 @@ def start(request: HttpRequest) -> HttpResponse:
 
     A link can come from any site, so it never silently replaces answers the visitor has
     already given: then the page asks first, and only the visitor's own POST of that page
-    (CSRF-protected) stores the new values."""
-    ws = _session(request)
+    (CSRF-protected) stores the new values.
+
+    A first visit without pre-filled answers and nothing to attribute creates nothing: the
+    first step's page starts the session, so this redirect sets no cookie."""
     source = request.POST if request.method == "POST" else request.GET
     given = {name: source[name] for name in PREFILL_FIELDS if source.get(name, "") != ""}
     if not given:
-        return HttpResponseRedirect(_step_url(first_incomplete(ws.answer_dict)))
+        ws = get_wizard_session(request)
+        if ws is None and (settings.SESSION_COOKIE_NAME in request.COOKIES
+                           or request.session.modified):  # a visit's source was recorded
+            ws = _start_session(request)
+        return HttpResponseRedirect(_step_url(
+            first_incomplete(ws.answer_dict) if ws else STEPS[0]))
+    ws = _session(request)
     prefill = _valid_prefill(given)
     stored = ws.answer_dict
     changes = {name: value for name, value in prefill.items() if stored.get(name) != value}
@@ -344,8 +354,10 @@ def _result_page(request: HttpRequest, ws: WizardSession, *, push: str | None = 
 
 
 @require_safe
+@cacheable
 def shared(request: HttpRequest, token: str) -> HttpResponse:
-    """A shared result, read-only, reproduced from the signed answers in the link."""
+    """A shared result, read-only, reproduced from the signed answers in the link: the same
+    page for everyone who opens it (no form, no cookie; selector.content.httpcache)."""
     answers = answers_from_token(token)
     if answers is None:
         return render(request, "wizard/share_invalid.html", status=404)
@@ -357,14 +369,30 @@ def shared(request: HttpRequest, token: str) -> HttpResponse:
     return response
 
 
-@require_POST
+@require_http_methods(["GET", "HEAD", "POST"])
 def handoff(request: HttpRequest, token: str) -> HttpResponse:
     """A colleague's shared result -> the contact step with those answers: a new wizard
     session seeded from the signed link (the visitor's own answers, if any, stay in the
-    session they had), then Post/Redirect/Get to the contact step."""
+    session they had), then Post/Redirect/Get to the contact step.
+
+    The shared result links here (a form would need a CSRF token, hence a cookie, on a page
+    that is otherwise the same for everyone). A GET hands off only when the browser says it
+    comes from one of our own pages (``Sec-Fetch-Site: same-origin``, a header no page can
+    set; web.dev, "Protect your resources from web attacks with Fetch Metadata",
+    https://web.dev/articles/fetch-metadata, read 2026-12-02). A link from elsewhere, or a
+    browser that sends no such header, gets a page that asks first with a CSRF-protected
+    form, as ``start`` does for pre-filled answers."""
     answers = answers_from_token(token)
     if answers is None:
         return render(request, "wizard/share_invalid.html", status=404)
+    same_origin = request.headers.get("sec-fetch-site") == "same-origin"
+    if not (request.method == "POST" or (request.method == "GET" and same_origin)):
+        response = render(request, "wizard/handoff_confirm.html", {
+            "token": token, "recommendation_short": result_context(fresh(answers)).get(
+                "recommendation_short", "")})
+        response["X-Robots-Tag"] = "noindex"
+        add_never_cache_headers(response)
+        return response
     ws = _start_session(request, answers=answers.to_dict(), result_shown=True)
     services.wizard_session_reach(ws=ws, index=RESULT_INDEX)
     return HttpResponseRedirect(reverse("public:contact"), status=303)

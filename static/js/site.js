@@ -1,15 +1,18 @@
-/* Every page: keep the language switch's hidden "next" on the page the visitor is looking
-   at. htmx swaps (wizard steps, result) push a new URL without reloading the header, so
-   without this the switch would send the visitor back to the first URL loaded. */
+/* Every page: keep the language link pointing at the page the visitor is looking at.
+   htmx swaps (wizard steps, result) push a new URL without reloading the header, so
+   without this the link would lead back to the first URL loaded. Our URLs differ between
+   the languages only by the /en prefix (the link carries the other language's). */
 (function () {
   "use strict";
-  function syncNext() {
-    var fields = document.querySelectorAll("form.lang-switch input[name='next']");
-    var here = window.location.pathname + window.location.search;
-    Array.prototype.forEach.call(fields, function (field) { field.value = here; });
+  function syncSwitch() {
+    var links = document.querySelectorAll("a.lang-switch[data-lang-prefix]");
+    var bare = window.location.pathname.replace(/^\/en(?=\/|$)/, "") || "/";
+    Array.prototype.forEach.call(links, function (link) {
+      link.setAttribute("href", link.getAttribute("data-lang-prefix") + bare + window.location.search);
+    });
   }
-  document.addEventListener("htmx:pushedIntoHistory", syncNext);
-  document.addEventListener("htmx:replacedInHistory", syncNext);
-  window.addEventListener("popstate", syncNext);
-  window.addEventListener("pageshow", syncNext);
+  document.addEventListener("htmx:pushedIntoHistory", syncSwitch);
+  document.addEventListener("htmx:replacedInHistory", syncSwitch);
+  window.addEventListener("popstate", syncSwitch);
+  window.addEventListener("pageshow", syncSwitch);
 })();

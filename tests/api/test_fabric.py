@@ -1,5 +1,8 @@
 import pytest
 
+# Every answer carries an ETag of the content version (selector.content.httpcache): one query.
+pytestmark = pytest.mark.django_db
+
 
 def test_it_reproduces_the_superpod_figures(client):
     body = client.get("/api/fabric", {"gpus": 512}).json()

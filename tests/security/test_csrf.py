@@ -1,5 +1,5 @@
 """CSRF is enforced on every POST, htmx requests included (the token travels in the
-X-CSRFToken header that base.html puts in hx-headers)."""
+X-CSRFToken header that the wizard pages put in hx-headers)."""
 
 import re
 

@@ -27,7 +27,6 @@ A, O, S, M = PERSONAS  # noqa: E741
 # name -> (kwargs builder key, {persona: expected GET status}); "all" applies to everyone.
 EXPECTED: dict[str, dict] = {
     "healthz": {"all": 200},
-    "set_language": {"all": 405},  # POST only (CSRF-protected form in every header)
     "favicon": {"all": 200},
     "api-recommend": {"all": 400},  # no parameters: a 400 with the field errors
     "api-fabric": {"all": 400},
@@ -37,11 +36,12 @@ EXPECTED: dict[str, dict] = {
     "home": {"all": 200},
     "public:faq": {"all": 200},
     "public:comparison": {"all": 200},
-    "wizard:start": {"all": 302},  # creates the wizard session, then the first step
+    "wizard:start": {"all": 302},  # to the first open step (no session is created here)
     "wizard:step": {"all": 200},
     "wizard:result": {"all": 302},  # incomplete answers: back to the first open step
     "wizard:shared": {"all": 200},
-    "wizard:handoff": {"all": 405},  # POST only (the shared result's report button)
+    # The shared result links here: a GET without Sec-Fetch-Site: same-origin asks first.
+    "wizard:handoff": {"all": 200},
     "public:contact": {"all": 302},  # no finished wizard: back to the wizard
     "public:thanks": {"all": 302},  # nothing submitted in this session
     "public:privacy": {"all": 200},

@@ -56,7 +56,7 @@ def test_tampered_stored_answers_never_yield_a_result(client_en, session_of, tam
 
 
 def test_non_dict_answers_are_treated_as_empty(client_en, session_of):
-    client_en.get("/en/wizard/")
+    client_en.get("/en/wizard/scale/")
     ws = session_of(client_en)
     ws.answers = ["not", "a", "dict"]
     ws.save()

@@ -19,9 +19,10 @@ def test_the_report_button_of_a_shared_result_opens_the_contact_step(content):
     token = share_token(SHARED)
     colleague = Client(enforce_csrf_checks=True)  # a fresh browser: no session, no cookie
     page = colleague.get(f"/wizard/r/{token}/?utm_source=wechat-share").content.decode()
-    assert f'action="/wizard/r/{token}/continue/"' in page
-    csrf = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
-    response = colleague.post(f"/wizard/r/{token}/continue/", {"csrfmiddlewaretoken": csrf})
+    # A link (the shared page has no form and no token); from our own page the browser
+    # says so (Sec-Fetch-Site), and the hand-off needs no second click.
+    assert f'href="/wizard/r/{token}/continue/"' in page and "csrfmiddlewaretoken" not in page
+    response = colleague.get(f"/wizard/r/{token}/continue/", HTTP_SEC_FETCH_SITE="same-origin")
     assert response.status_code == 303 and response["Location"] == "/contact/"
     contact = colleague.get("/contact/")
     assert contact.status_code == 200
@@ -54,7 +55,19 @@ def test_a_tampered_link_hands_off_nothing(content):
     assert not WizardSession.objects.exists()
 
 
-def test_it_is_post_only(content):
-    response = Client().get(f"/wizard/r/{share_token(SHARED)}/continue/")
-    assert response.status_code == 405
+def test_a_get_from_elsewhere_asks_first_and_creates_nothing(content):
+    token = share_token(SHARED)
+    client = Client(enforce_csrf_checks=True)
+    for headers in ({}, {"HTTP_SEC_FETCH_SITE": "cross-site"}, {"HTTP_SEC_FETCH_SITE": "none"},
+                    {"HTTP_SEC_FETCH_SITE": "same-site"}):
+        response = client.get(f"/wizard/r/{token}/continue/", **headers)
+        assert response.status_code == 200, headers
+        assert f'action="/wizard/r/{token}/continue/"' in response.content.decode()
+        assert "no-store" in response["Cache-Control"]
     assert not WizardSession.objects.exists()
+    csrf = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"',
+                     response.content.decode()).group(1)
+    assert client.post(f"/wizard/r/{token}/continue/").status_code == 403
+    assert not WizardSession.objects.exists()
+    response = client.post(f"/wizard/r/{token}/continue/", {"csrfmiddlewaretoken": csrf})
+    assert response.status_code == 303 and WizardSession.objects.count() == 1
