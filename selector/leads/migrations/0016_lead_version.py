@@ -13,7 +13,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('leads', '0014_robot_pace'),
+        ('leads', '0015_sla_deliveries'),
     ]
 
     operations = [
