@@ -69,6 +69,7 @@ FOLLOW_UP_CHOICES = (
     ("overdue", _("Overdue")),
     ("today", _("Due today")),
     ("none", _("No next action")),
+    ("stale", _("Stale (no recent activity)")),
     ("duplicates", _("Possible duplicates")),
 )
 

@@ -77,6 +77,13 @@ def filtered_leads(cleaned: dict, user, now=None) -> QuerySet[Lead]:
                            next_action_due__lt=tomorrow)
         elif follow_up == "none":
             qs = qs.filter(next_action_due__isnull=True, status__in=OPEN_STATUSES)
+        elif follow_up == "stale":
+            # The managers' stale leads: open, no activity (never worked: no creation)
+            # for STAFF_STALE_DAYS days (``stale_days``: another number, stale_leads()).
+            days = cleaned.get("stale_days") or settings.STAFF_STALE_DAYS
+            cutoff = now - dt.timedelta(days=days)
+            qs = qs.filter(status__in=OPEN_STATUSES).alias(
+                last=Coalesce("last_activity_at", "created_at")).filter(last__lt=cutoff)
         elif follow_up == "duplicates":
             # Kept on the lead (selector.leads.duplicates.refresh), with its own partial
             # index: reading the open flags instead means hashing every one of them.
@@ -384,10 +391,9 @@ STALE_LIST = 20
 
 
 def stale_leads(days: int, now=None) -> dict:
-    """Open leads with no activity (or, never worked, no creation) for ``days`` days."""
-    cutoff = (now or timezone.now()) - dt.timedelta(days=days)
-    qs = (Lead.objects.filter(merged_into__isnull=True, status__in=OPEN_STATUSES)
-          .alias(last=Coalesce("last_activity_at", "created_at")).filter(last__lt=cutoff))
+    """Open leads with no activity (or, never worked, no creation) for ``days`` days: the
+    lead list's "stale" filter (one definition), so "N more" links to exactly them."""
+    qs = filtered_leads({"follow_up": "stale", "stale_days": days}, None, now).order_by()
     counts = list(qs.values("owner_id").annotate(n=Count("*")).order_by())
     names = _usernames(r["owner_id"] for r in counts)
     per_owner = sorted([{"owner__username": names.get(r["owner_id"]), "n": r["n"]}
@@ -397,8 +403,11 @@ def stale_leads(days: int, now=None) -> dict:
         "public_id", "report_number", "company", "owner__username").annotate(
         last_seen=Coalesce("last_activity_at", "created_at")).order_by("last_seen", "pk")
         [:STALE_LIST])
-    return {"per_owner": per_owner, "total": sum(r["n"] for r in per_owner),
-            "oldest": oldest}
+    total = sum(r["n"] for r in per_owner)
+    return {"per_owner": per_owner, "total": total, "oldest": oldest,
+            "more": total - len(oldest),
+            # The list's filter counts STAFF_STALE_DAYS days, as the manager page.
+            "url": reverse("staff:lead_list") + "?" + urlencode({"follow_up": "stale"})}
 
 
 def manager_cache_key(start: dt.date, end: dt.date) -> str:

@@ -81,7 +81,7 @@ def listed(client, user, url: str) -> tuple[set[int], str]:
     assert page.status_code == 200
     match = re.search(r'<p class="result-count">\s*([^<]*?)\s*(?:<|$)', page.content.decode())
     assert match is not None
-    return pks, match.group(1)
+    return pks, match.group(1).split("\n")[0].strip()  # (a manager's export links follow)
 
 
 def test_my_day_shows_the_database_counts_and_links_to_exactly_those_leads(client, book):
@@ -137,3 +137,30 @@ def test_the_digest_counts_the_same_sets_and_links_to_the_rest(client, book, man
             assert listed(client, book, url)[0] == truth[name]
     # The managers' figure is My day's set, counted by the same code.
     assert f"（热：{HOT}）" in boss.lines[-1]
+
+
+def test_the_managers_stale_list_says_how_many_more_and_links_to_all_of_them(
+        client, manager, sales, settings):
+    """The manager page lists the 20 oldest stale leads; the rest is "N more", linked to
+    the lead list's stale filter, which returns exactly the leads counted."""
+    settings.STAFF_STALE_DAYS = 14
+    for n in range(queries.STALE_LIST + 6):
+        lead = make_lead(name=f"停滞{n}", owner=sales if n % 2 else None)
+        Lead.objects.filter(pk=lead.pk).update(
+            created_at=NOW - dt.timedelta(days=20 + n), last_activity_at=None)
+    worked = make_lead(name="最近跟进", owner=sales)
+    Lead.objects.filter(pk=worked.pk).update(created_at=NOW - dt.timedelta(days=40),
+                                             last_activity_at=NOW - dt.timedelta(days=2))
+    closed = make_lead(name="已成交", owner=sales, status="won")
+    Lead.objects.filter(pk=closed.pk).update(created_at=NOW - dt.timedelta(days=40))
+    truth = set(Lead.objects.filter(name__startswith="停滞").values_list("pk", flat=True))
+    login(client, manager)
+    with time_machine.travel(NOW, tick=False):
+        html = unescape(client.get(reverse("staff:manager")).content.decode())
+        section = html.split('id="stale"')[1].split("</section>")[0]
+        assert f"：{len(truth)}</h2>" in section
+        [(url, text)] = re.findall(r'<a href="([^"]+)" data-testid="day-more">([^<]+)</a>',
+                                   section)
+        assert text.strip() == "还有 6 条 →"
+        pks, count = listed(client, manager, url)
+    assert pks == truth and count == f"{len(truth)} 条线索"
