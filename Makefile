@@ -94,8 +94,8 @@ test: install-dev
 serve-prod: install
 	deploy/serve-prod.sh
 
-# Load and fault test of the serve-prod stack on PostgreSQL (loopback, ~5 minutes).
-# It stops the local PostgreSQL for 10 s in the middle: run it on a dev machine only.
+# Load and fault test of the serve-prod stack (loopback, ~5 minutes) on a PostgreSQL server
+# and a Redis of its own (free ports); the outage stops only that server.
 load: install-dev
 	$(PY) bench/load.py
 

@@ -1,8 +1,11 @@
 #!/usr/bin/env python
 """Load and fault test of the production stack (`make load`), loopback only, bounded in time.
 
-1. Starts `deploy/serve-prod.sh` (gunicorn + task workers, production settings) on a fresh
-   PostgreSQL database.
+1. Starts `deploy/serve-prod.sh` (gunicorn + task workers, production settings) on a
+   PostgreSQL server of its own (devtools.pgcluster: initdb in a temporary folder, a free
+   port, PostgreSQL's durable defaults) and a redis-server of its own (a free port), on a free
+   HTTP port (or LOAD_PORT); e-mails go to a folder (the file backend). Nothing of the
+   machine's PostgreSQL or Redis is touched, so two people can run it at once.
 2. Load: USERS simulated customers run the whole wizard and submit a lead, for LOAD_SECONDS.
    Report: requests per second, p50/p95/p99 per step, errors. Pass: zero 5xx and
    leads in the database == thank-you pages served.
@@ -12,6 +15,10 @@
    after PostgreSQL returns without a restart, every acknowledged lead (contact POST
    answered with a redirect) is in the database, and any extra lead comes from a POST
    whose answer failed during the outage.
+4. Background work afterwards: within DRAIN_SECONDS the task queue is empty (no task
+   waiting or stuck "running"), every lead's report e-mail is sent exactly once (one
+   delivery sent per lead, as many mails in the folder as leads) and none failed; the
+   time the queue took to drain after the outage is printed.
 """
 
 from __future__ import annotations
@@ -32,14 +39,18 @@ from http.cookies import SimpleCookie
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-HOST, PORT = "127.0.0.1", int(os.environ.get("LOAD_PORT", "8765"))
+sys.path.insert(0, str(ROOT))
+from devtools.pgcluster import Cluster, private_cluster  # noqa: E402 (after the path)
+from devtools.ports import free_port  # noqa: E402
+
+HOST, PORT = "127.0.0.1", int(os.environ.get("LOAD_PORT", "0")) or free_port()
 USERS = int(os.environ.get("LOAD_USERS", "50"))
 LOAD_SECONDS = int(os.environ.get("LOAD_SECONDS", "120"))
 FAULT_SECONDS = int(os.environ.get("FAULT_SECONDS", "60"))
 OUTAGE_SECONDS = int(os.environ.get("OUTAGE_SECONDS", "10"))
+DRAIN_SECONDS = int(os.environ.get("DRAIN_SECONDS", "300"))
 DB_NAME = "selector_load"
-DATABASE_URL = f"postgres://postgres@127.0.0.1:5432/{DB_NAME}"
-PG_VERSION = sorted(os.listdir("/etc/postgresql"))[-1] if os.path.isdir("/etc/postgresql") else "15"
+CLUSTER: Cluster | None = None  # the private server, set by main()
 
 CSRF_INPUT = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 STARTED_INPUT = re.compile(r'name="started" value="([^"]+)"')
@@ -212,13 +223,54 @@ def drive(stats: Stats, seconds: float, during=None) -> float:
 
 
 def psql(sql: str) -> str:
-    return subprocess.run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-d", DB_NAME, "-tAc",
-                           sql], capture_output=True, text=True, check=True).stdout.strip()
+    assert CLUSTER is not None
+    return CLUSTER.psql(sql)
 
 
 def pg(action: str):
-    subprocess.run(["pg_ctlcluster", "--skip-systemctl-redirect", PG_VERSION, "main", action]
-                   + (["-m", "fast"] if action == "stop" else []), check=True)
+    """Stop or start this run's own PostgreSQL server (never the machine's)."""
+    assert CLUSTER is not None
+    CLUSTER.stop() if action == "stop" else CLUSTER.start()
+
+
+def start_redis(port: int) -> subprocess.Popen:
+    server = subprocess.Popen(["redis-server", "--bind", HOST, "--port", str(port), "--save",
+                               "", "--appendonly", "no"], stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        ping = subprocess.run(["redis-cli", "-h", HOST, "-p", str(port), "ping"],
+                              capture_output=True, text=True)
+        if ping.stdout.strip() == "PONG":
+            return server
+        time.sleep(0.1)
+    raise SystemExit("redis-server did not start")
+
+
+def drain(mail_dir: Path, since: float) -> bool:
+    """Wait for the task queue to empty; report stuck tasks and the report e-mails."""
+    deadline = time.monotonic() + DRAIN_SECONDS
+    # Running, or ready to run now (the tick waiting for its next turn does not count).
+    queued = ("SELECT count(*) FROM django_tasks_database_dbtaskresult WHERE status = "
+              "'RUNNING' OR (status = 'READY' AND (run_after <= now() + interval '1 second' "
+              "OR run_after >= '9999-01-01'))")
+    while time.monotonic() < deadline and int(psql(queued)):
+        time.sleep(1)
+    waiting = int(psql(queued))
+    drained = time.monotonic() - since
+    leads = int(psql("SELECT count(*) FROM leads_lead WHERE email <> ''"))
+    sent = int(psql("SELECT count(*) FROM leads_delivery WHERE kind = 'report_email' "
+                    "AND status = 'sent'"))
+    failed = int(psql("SELECT count(*) FROM leads_delivery WHERE status = 'failed'"))
+    mails = len(list(mail_dir.glob("*.log"))) if mail_dir.exists() else 0
+    print(f"tasks waiting or stuck {waiting}  queue drained {drained:.0f} s after the outage  "
+          f"leads with an address {leads}  report e-mails sent {sent}  failed deliveries "
+          f"{failed}  mail files in the folder {mails}")
+    metric("fault_tasks_stuck", waiting, "tasks")
+    metric("fault_queue_drained_after", f"{drained:.0f}", "s")
+    metric("fault_report_emails_minus_leads", sent - leads, "mails")
+    metric("fault_failed_deliveries", failed, "deliveries")
+    return waiting == 0 and sent == leads and failed == 0
 
 
 def wait_for_port(timeout=120):
@@ -261,9 +313,29 @@ def report(title, stats: Stats, elapsed: float, prefix: str = "load"):
 
 
 def main() -> int:
-    subprocess.run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-qc",
-                    f'DROP DATABASE IF EXISTS "{DB_NAME}"'], check=True)
-    env = {**os.environ, "DATABASE_URL": DATABASE_URL, "PORT": str(PORT),
+    global CLUSTER
+    with private_cluster(database=DB_NAME, durable=True) as cluster:
+        CLUSTER = cluster
+        redis_port = free_port()
+        redis = start_redis(redis_port)
+        try:
+            return run(cluster, redis_port)
+        finally:
+            redis.terminate()
+            redis.wait(timeout=10)
+
+
+def run(cluster: Cluster, redis_port: int) -> int:
+    mail_dir = ROOT / "artifacts" / "load-mail"
+    if mail_dir.exists():
+        for old in mail_dir.glob("*.log"):
+            old.unlink()
+    print(f"PostgreSQL (its own) on 127.0.0.1:{cluster.port}, Redis (its own) on "
+          f"{HOST}:{redis_port}, site on {HOST}:{PORT}")
+    env = {**{k: v for k, v in os.environ.items() if k != "TEST_DATABASE_NAME"},
+           "DATABASE_URL": cluster.url, "PORT": str(PORT),
+           "REDIS_URL": f"redis://{HOST}:{redis_port}/0",
+           "EMAIL_BACKEND": "file", "EMAIL_FILE_PATH": str(mail_dir),
            "LEAD_RATE_LIMIT": "0", "LEAD_MIN_FILL_SECONDS": "0", "GUNICORN_ACCESS_LOG": "",
            "DB_POOL_MAX": "4", "DB_POOL_TIMEOUT": "5", "LOG_LEVEL": "WARNING",
            # A loopback stand-in no customer uses: serve-prod's start-up check would refuse
@@ -291,12 +363,15 @@ def main() -> int:
         ok &= five_xx == 0 and leads == load.thanks and load.thanks > 0
 
         fault = Stats()
+        outage_end = [0.0]
+
         def outage():
             time.sleep(FAULT_SECONDS / 2 - OUTAGE_SECONDS / 2)
-            print(f"stopping PostgreSQL for {OUTAGE_SECONDS} s", flush=True)
+            print(f"stopping PostgreSQL (this run's own) for {OUTAGE_SECONDS} s", flush=True)
             pg("stop")
             time.sleep(OUTAGE_SECONDS)
             pg("start")
+            outage_end[0] = time.monotonic()
             print("PostgreSQL started again", flush=True)
         before = int(psql("SELECT count(*) FROM leads_lead"))
         elapsed = drive(fault, FAULT_SECONDS, during=outage)
@@ -323,12 +398,12 @@ def main() -> int:
         ok &= (fault.status.get(500, 0) == 0 and fault.stack_traces == 0 and orphans == 0
                and recovered and fault.thanks <= fault.acknowledged <= new_leads
                <= fault.acknowledged + fault.unacknowledged)
+        ok &= drain(mail_dir, outage_end[0] or time.monotonic())
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=30)
         server_log.close()
-        subprocess.run(["pg_ctlcluster", "--skip-systemctl-redirect", PG_VERSION, "main",
-                        "start"], capture_output=True)
+
     print("\nRESULT", "PASS" if ok else "FAIL")
     return 0 if ok else 1
 
