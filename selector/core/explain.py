@@ -10,6 +10,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from selector.core.i18n import active_is_english
 from selector.domain.decision import (
     DEFAULT_NIC_SPEED,
     DISTANCES,
@@ -105,6 +106,33 @@ RULE_TITLES = {
     "R6": gettext_lazy("Thousand-GPU training or 800G NICs: RoCE with an 800G core"),
     "R7": gettext_lazy("Several servers on a budget: start with RoCE v2 400G"),
 }
+
+# The article's sentence each rule follows (domain.decision.Rule.seed_quote, verbatim
+# Chinese), in English. English pages show this translation and keep the original beside
+# it as the company's quote; Chinese pages show the original only. Not a gettext string:
+# the Chinese side is the quote itself, never a translation of this text.
+SEED_QUOTE_EN = {
+    "R1": "Training on one machine with up to 8 GPUs: no lossless network between machines "
+          "is needed.",
+    "R2": "Financial high-frequency trading or workloads that need strict determinism: "
+          "InfiniBand is the steadier choice.",
+    "R3": "2 to 4 machines can simply be connected within the NVLink domain, and the little "
+          "traffic between machines runs on an ordinary network; at 8 machines or more, or "
+          "when training throughput is limited, move to a lossless RoCE network.",
+    "R4": "For an inference cluster, 400G is enough.",
+    "R5": "InfiniBand is the choice for the highest performance.",
+    "R6": "Training on a thousand GPUs or more: choose a RoCE 800G core or InfiniBand by "
+          "budget and determinism needs; heavy GPU-to-GPU training traffic calls for 800G "
+          "core switches.",
+    "R7": "Several machines on a tight budget: start with RoCE v2 400G.",
+}
+
+
+def seed_quote_translation(rule: str) -> str:
+    """The rule's article sentence in the active language where that is not the original's
+    (English); "" on Chinese pages."""
+    return SEED_QUOTE_EN[rule] if active_is_english() else ""
+
 
 _REASONS = {
     "single_server": gettext_lazy(

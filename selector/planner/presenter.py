@@ -225,7 +225,8 @@ class ViewModel:
     runner_up_label: str
     rule_id: str
     rule_title: str
-    seed_quote: str
+    seed_quote: str  # the article's sentence, verbatim Chinese
+    seed_quote_translation: str  # in English on English pages, else ""
     reasons: list[str]
     what_ifs: list[WhatIfView]
     answer_rows: list[AnswerRow]
@@ -565,6 +566,7 @@ def present(rec: Recommendation, *, company=None, id_prefix: str = "fabric") -> 
         rule_id=decision.rule,
         rule_title=str(explain.RULE_TITLES[decision.rule]),
         seed_quote=RULES_BY_ID[decision.rule].seed_quote,
+        seed_quote_translation=explain.seed_quote_translation(decision.rule),
         reasons=[explain.reason_text(r) for r in decision.reasons],
         what_ifs=[WhatIfView(w.field, _as_data(w.value), explain.what_if_text(w),
                              w.recommendation.value) for w in decision.what_if],

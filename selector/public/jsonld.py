@@ -22,9 +22,11 @@ from selector.content.models import CompanyProfile, ContentBlock, FaqEntry
 from selector.core.i18n import active_lang_tag
 from selector.core.jsonld import dumps
 from selector.core.siteurl import site_url
+from selector.core.social import SHARE_IMAGE_SIZE, share_image
 from selector.planner.presenter import organization_node
 
 CONTEXT = "https://schema.org"
+
 
 def script_tag(nodes: Sequence[dict]) -> SafeString:
     """One ``application/ld+json`` data block holding ``nodes`` as an ``@graph``.
@@ -72,6 +74,9 @@ def article(*, block: ContentBlock, company: CompanyProfile, url: str,
         "dateModified": max(modified, block.published_at or modified),
         "inLanguage": active_lang_tag(),
         "mainEntityOfPage": {"@type": "WebPage", "@id": url},
+        # The page's sharing image (og:image): Google shows an article with its image.
+        "image": {"@type": "ImageObject", "url": share_image(),
+                  "width": SHARE_IMAGE_SIZE[0], "height": SHARE_IMAGE_SIZE[1]},
     }
 
 
@@ -108,7 +113,10 @@ class Crumb:
 
 
 def breadcrumb_section(trail: Sequence[tuple[str, str]]) -> tuple[list[Crumb], dict]:
-    """``trail`` is ``[(name, url name), ...]`` from the home page down to this page."""
+    """``trail`` is ``[(name, url name), ...]`` from the home page down to this page: at
+    least the parent and the page (the home page has no trail)."""
+    if len(trail) < 2:
+        raise ValueError("a breadcrumb trail names the page's parent and the page")
     crumbs = [Crumb(name=str(name), path=reverse(url_name)) for name, url_name in trail]
     node = {
         "@type": "BreadcrumbList",

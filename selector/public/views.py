@@ -89,8 +89,9 @@ def landing(request: HttpRequest) -> HttpResponse:
     seo = Seo(url_name="home", title=headline, description=description, og_type="article",
               published=article.published_at if article else None, modified=modified)
     faq_items, _faq_node = jsonld.faq_section(content.faqs)  # FAQPage: on the FAQ page only
-    _crumbs, crumbs_node = jsonld.breadcrumb_section([(_("Home"), "home")])
-    nodes = [jsonld.organization(company), crumbs_node]
+    # No BreadcrumbList: the home page has no parent, and a trail of one item is none
+    # (every other page's trail starts here).
+    nodes = [jsonld.organization(company)]
     if article:
         nodes.append(jsonld.article(block=article, company=company, url=seo.canonical,
                                     modified=modified or article.updated_at))

@@ -4,7 +4,7 @@ the FAQ and comparison rows)."""
 
 from __future__ import annotations
 
-from selector.content.queries import comparison_rows, faq_entries
+from selector.content.queries import block, comparison_rows, faq_entries
 from selector.content.snapshot import current
 from selector.domain import Recommendation
 from selector.planner.presenter import present
@@ -25,6 +25,8 @@ def result_context(rec: Recommendation) -> dict:
         "runner_up_label": vm.runner_up_label,
         "rule_title": vm.rule_title,
         "seed_quote": vm.seed_quote,
+        "seed_quote_translation": vm.seed_quote_translation,
+        "article": block("article"),  # where the quote comes from
         "reasons": vm.reasons,
         "answer_rows": [(row, STEP_OF_FIELD.get(row.field, STEPS[0]).identifier)
                         for row in vm.answer_rows],

@@ -13,7 +13,7 @@ from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.cache import add_never_cache_headers, patch_vary_headers
-from django.utils.translation import get_language
+from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_safe
@@ -25,6 +25,7 @@ from selector.core.attribution import visit_source
 from selector.core.explain import FIELD_LABELS, value_label
 from selector.core.sharing import answers_from_token, share_token
 from selector.core.siteurl import absolute
+from selector.core.social import Social
 from selector.domain import Answers, InvalidAnswers
 from selector.planner.services import fresh
 from selector.wizard import services
@@ -362,8 +363,15 @@ def shared(request: HttpRequest, token: str) -> HttpResponse:
     if answers is None:
         return render(request, "wizard/share_invalid.html", status=404)
     context = result_context(fresh(answers))
-    context.update({"shared": True, "share_token": token,
-                    "share_url": absolute(request.path, request)})
+    share_url = absolute(request.path, request)
+    reasons = context["reasons"]
+    context.update({"shared": True, "share_token": token, "share_url": share_url,
+                    # The link preview (Open Graph, Twitter card) in WeChat, Slack, e-mail.
+                    "social": Social(
+                        title=_("Shared result") + pgettext("label separator", ": ")
+                        + context["recommendation_label"],
+                        description=" ".join([context["rule_title"], *reasons[:1]]).strip(),
+                        url=share_url)})
     response = render(request, "wizard/result.html", context)
     response["X-Robots-Tag"] = "noindex"
     return response

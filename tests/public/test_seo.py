@@ -27,7 +27,7 @@ def test_it_links_canonical_and_both_languages(client, content, path, prefix):
     assert meta(html, "og:url") == [SITE + prefix + path]
     assert meta(html, "og:locale") == ["en_US" if prefix else "zh_CN"]
     assert meta(html, "og:locale:alternate") == ["zh_CN" if prefix else "en_US"]
-    assert meta(html, "og:image") == [SITE + "/static/img/logo.svg"]
+    assert meta(html, "og:image") == [SITE + "/static/img/og-card.png"]
     assert meta(html, "og:title")[0] and meta(html, "og:description")[0]
     assert re.search(r'<html lang="(en|zh-Hans)">', html).group(1) == (
         "en" if prefix else "zh-Hans")
