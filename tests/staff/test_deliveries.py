@@ -28,6 +28,7 @@ def test_managers_see_what_is_waiting_or_failed(client, manager, sales):
     page = login(client, manager).get(url).content.decode()
     assert late.report_number in page and failed.report_number in page
     assert sent.report_number not in page
+    assert page.index(failed.report_number) < page.index(late.report_number)  # newest first
     assert "超时" in page  # waiting for more than 15 minutes
     assert "接收方服务器没有应答：可能已送达" in page
     only_failed = client.get(url, {"status": "failed"}).content.decode()
