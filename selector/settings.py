@@ -139,8 +139,14 @@ SILENCED_SYSTEM_CHECKS = ["models.W040", *env_list("SILENCED_SYSTEM_CHECKS", [])
 REDIS_URL = env_str("REDIS_URL")
 CACHES: dict[str, dict[str, Any]]
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
-                          "LOCATION": REDIS_URL}}
+    # Redis down is a cache miss, not an error (selector.core.cache.ResilientRedisCache);
+    # the timeouts (seconds) keep a Redis that hangs from holding requests (redis-py's
+    # connection options, which Django's Redis backend passes on).
+    _redis_timeout = env_int("REDIS_TIMEOUT", 2, minimum=1)
+    CACHES = {"default": {"BACKEND": "selector.core.cache.ResilientRedisCache",
+                          "LOCATION": REDIS_URL,
+                          "OPTIONS": {"socket_connect_timeout": _redis_timeout,
+                                      "socket_timeout": _redis_timeout}}}
 elif DEBUG:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 else:

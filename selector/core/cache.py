@@ -10,11 +10,12 @@ process sees. ``process_local_caches`` names the configured caches that are not;
 from __future__ import annotations
 
 import base64
+import logging
 import pickle
 from datetime import datetime
 from typing import Any
 
-from django.core.cache.backends.base import BaseCache
+from django.core.cache.backends.base import DEFAULT_TIMEOUT, BaseCache
 from django.core.cache.backends.db import BaseDatabaseCache
 from django.core.cache.backends.db import DatabaseCache as DjangoDatabaseCache
 from django.core.cache.backends.memcached import BaseMemcachedCache
@@ -23,6 +24,12 @@ from django.db import connections, models, router, transaction
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.utils.module_loading import import_string
 from django.utils.timezone import now as tz_now
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+logger = logging.getLogger(__name__)
+# What redis-py raises when the server is gone, refuses, or does not answer in time.
+REDIS_DOWN = (RedisConnectionError, RedisTimeoutError)
 
 SHARED_BACKENDS: tuple[type[BaseCache], ...] = (RedisCache, BaseDatabaseCache,
                                                  BaseMemcachedCache)
@@ -75,3 +82,79 @@ class DatabaseCache(DjangoDatabaseCache):
             stored = converter(stored, expression, connection)
         assert isinstance(stored, datetime)
         return stored < tz_now()
+
+
+class ResilientRedisCache(RedisCache):
+    """Django's Redis cache, with Redis being down a cache miss rather than an error.
+
+    Reads (``get``, ``get_many``, ``has_key``) answer the miss, writes (``set``,
+    ``set_many``, ``delete``, ``delete_many``, ``touch``) do nothing, each logged, so a page
+    that only caches (the result page's fragments, the dashboards) keeps working while
+    Redis is away. Counters and claims (``add``, ``incr``, ``decr``) still raise: whoever
+    counts decides whether to go on without (selector.leads.abuse lets a lead through; the
+    error pages answer 503 otherwise). OPTIONS ``socket_connect_timeout`` and
+    ``socket_timeout`` (settings: REDIS_TIMEOUT) keep a Redis that hangs from holding a
+    request."""
+
+    def _down(self, operation: str, exc: Exception) -> None:
+        logger.warning("cache unavailable: %s on %s (%s)", type(exc).__name__, operation,
+                       "miss" if operation.startswith(("get", "has")) else "skipped")
+
+    def get(self, key: Any, default: Any = None, version: int | None = None) -> Any:
+        try:
+            return super().get(key, default, version)
+        except REDIS_DOWN as exc:
+            self._down("get", exc)
+            return default
+
+    def get_many(self, keys: Any, version: int | None = None) -> dict[Any, Any]:
+        try:
+            found: dict[Any, Any] = super().get_many(keys, version)
+            return found
+        except REDIS_DOWN as exc:
+            self._down("get_many", exc)
+            return {}
+
+    def has_key(self, key: Any, version: int | None = None) -> bool:
+        try:
+            return bool(super().has_key(key, version))
+        except REDIS_DOWN as exc:
+            self._down("has_key", exc)
+            return False
+
+    def set(self, key: Any, value: Any, timeout: Any = DEFAULT_TIMEOUT,
+            version: int | None = None) -> None:
+        try:
+            super().set(key, value, timeout, version)
+        except REDIS_DOWN as exc:
+            self._down("set", exc)
+
+    def set_many(self, data: dict[Any, Any], timeout: Any = DEFAULT_TIMEOUT,
+                 version: int | None = None) -> list[Any]:
+        try:
+            failed: list[Any] = super().set_many(data, timeout, version)
+            return failed
+        except REDIS_DOWN as exc:
+            self._down("set_many", exc)
+            return list(data)
+
+    def delete(self, key: Any, version: int | None = None) -> bool:
+        try:
+            return bool(super().delete(key, version))
+        except REDIS_DOWN as exc:
+            self._down("delete", exc)
+            return False
+
+    def delete_many(self, keys: Any, version: int | None = None) -> None:
+        try:
+            super().delete_many(keys, version)
+        except REDIS_DOWN as exc:
+            self._down("delete_many", exc)
+
+    def touch(self, key: Any, timeout: Any = DEFAULT_TIMEOUT,
+              version: int | None = None) -> bool:
+        try:
+            return bool(super().touch(key, timeout, version))
+        except REDIS_DOWN as exc:
+            self._down("touch", exc)
+            return False

@@ -6,6 +6,7 @@ redisplay after a refusal never restarts it, so a person who forgot the consent 
 ticks it is not refused as too quick."""
 
 import contextlib
+import logging
 import secrets
 import time
 
@@ -14,7 +15,10 @@ from django.core import signing
 from django.core.cache import cache
 from django.http import HttpRequest
 
+from selector.core.cache import REDIS_DOWN
 from selector.core.request import client_ip
+
+logger = logging.getLogger(__name__)
 
 _STARTED_SALT = "selector.leads.contact.started"
 # A contact form older than this is refused as stale (a fresh one is issued).
@@ -41,12 +45,19 @@ def rate_limited(request: HttpRequest, scope: str = "lead-submit") -> bool:
     if limit <= 0:
         return False
     key, window = _rate_key(request, scope)
-    cache.add(key, 0, timeout=window + 5)
     try:
-        count = cache.incr(key)
-    except ValueError:  # expired between add and incr
-        cache.set(key, 1, timeout=window + 5)
-        count = 1
+        cache.add(key, 0, timeout=window + 5)
+        try:
+            count = cache.incr(key)
+        except ValueError:  # expired between add and incr
+            cache.set(key, 1, timeout=window + 5)
+            count = 1
+    except REDIS_DOWN as exc:
+        # The shared cache is down: a customer's lead matters more than the brake for the
+        # few seconds of an outage. Let it through, and say so.
+        logger.warning("lead rate limit not checked: cache unavailable (%s)",
+                       type(exc).__name__)
+        return False
     return count > limit
 
 
@@ -55,7 +66,7 @@ def uncount(request: HttpRequest, scope: str = "lead-submit") -> None:
     if settings.LEAD_RATE_LIMIT <= 0:
         return
     key, _window = _rate_key(request, scope)
-    with contextlib.suppress(ValueError):  # the window turned meanwhile
+    with contextlib.suppress(ValueError, *REDIS_DOWN):  # the window turned; the cache down
         cache.decr(key)
 
 
@@ -105,6 +116,14 @@ def form_fill_seconds(token: str, wizard_session_id) -> float | None:
     elapsed = time.time() - data["t"]
     if not 0 <= elapsed <= FORM_MAX_AGE_SECONDS:
         return None
-    if not cache.add(f"contact-started:{data['n']}", 1, timeout=FORM_MAX_AGE_SECONDS + 60):
-        return None  # used before
+    try:
+        if not cache.add(f"contact-started:{data['n']}", 1,
+                         timeout=FORM_MAX_AGE_SECONDS + 60):
+            return None  # used before
+    except REDIS_DOWN as exc:
+        # The single use cannot be checked while the cache is down; the stamp is still
+        # signed, bound to this visitor's session and fresh: accept it rather than refuse
+        # a customer as a bot.
+        logger.warning("form stamp's single use not checked: cache unavailable (%s)",
+                       type(exc).__name__)
     return elapsed

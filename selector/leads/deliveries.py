@@ -155,7 +155,7 @@ def error_label(error: str) -> str:
 
 
 def open_deliveries() -> QuerySet[Delivery]:
-    """What the managers' panel lists: waiting (pending or sending) and failed, oldest
-    first."""
+    """What the managers' panel lists: waiting (pending or sending) and failed, newest
+    first (a failed delivery stays listed until its lead goes)."""
     return (Delivery.objects.filter(~Q(status=Delivery.Status.SENT))
-            .select_related("lead").order_by("created_at"))
+            .select_related("lead").order_by("-created_at"))

@@ -345,7 +345,7 @@ class Delivery(models.Model):
         verbose_name_plural = _("deliveries")
         constraints = [models.UniqueConstraint(fields=["lead", "kind", "key"],
                                                name="delivery_once")]
-        # The managers' panel: what is not sent, oldest first.
+        # The managers' panel: what is not sent, newest first.
         indexes = [models.Index(fields=["created_at"], name="delivery_open_idx",
                                 condition=~models.Q(status="sent"))]
 

@@ -472,24 +472,29 @@ def manager_digest(now=None) -> dict:
 
 
 def send_digests(now=None) -> int:
-    """Each member's digest, once per local day (claimed by a conditional UPDATE)."""
+    """Each member's digest, once per local day (claimed by a conditional UPDATE). Each
+    digest with something to say takes a robot slot first (selector.leads.pacing): when
+    the robot's minute is full, the rest of the team gets theirs at the next tick."""
     now = now or timezone.now()
     today = timezone.localdate(now)
     sent = 0
     User = get_user_model()
     team = User.objects.filter(is_active=True).filter(
         Q(groups__name__in=[permissions.SALES_GROUP, permissions.MANAGERS_GROUP])
-        | Q(is_superuser=True)).distinct()
+        | Q(is_superuser=True)).distinct().order_by("pk")
+    due = Q(digest_sent_on__isnull=True) | Q(digest_sent_on__lt=today)
     for user in team:
         member = profile(user)
-        claimed = StaffProfile.objects.filter(pk=member.pk).filter(
-            Q(digest_sent_on__isnull=True) | Q(digest_sent_on__lt=today)).update(
-            digest_sent_on=today)
-        if not claimed:
+        if not StaffProfile.objects.filter(pk=member.pk).filter(due).exists():
             continue
         with translation.override(member.language):
             message = _digest_message(user, now)
-        if message is not None:
+        if message is not None and settings.LEAD_WEBHOOK_URL and pacing.reserve(
+                settings.LEAD_WEBHOOK_URL) > 0:
+            break  # the robot's minute is full: the others at the next tick
+        claimed = StaffProfile.objects.filter(pk=member.pk).filter(due).update(
+            digest_sent_on=today)
+        if claimed and message is not None:
             _send(user, message, message.title)
             sent += 1
     return sent

@@ -28,6 +28,7 @@ def test_managers_see_what_is_waiting_or_failed(client, manager, sales):
     page = login(client, manager).get(url).content.decode()
     assert late.report_number in page and failed.report_number in page
     assert sent.report_number not in page
+    assert page.index(failed.report_number) < page.index(late.report_number)  # newest first
     assert "超时" in page  # waiting for more than 15 minutes
     assert "接收方服务器没有应答：可能已送达" in page
     only_failed = client.get(url, {"status": "failed"}).content.decode()
@@ -255,3 +256,32 @@ def test_a_bulk_reassignment_tells_the_new_owner_once(client, webhook, manager, 
     assert tasks.assigned_many.call(sales.pk, [str(lead.public_id) for lead in order],
                                     event.pk) == "sent"
     assert len(webhook.requests) == 1 and len(mail.outbox) == 1
+
+
+def test_a_large_team_gets_its_digests_within_the_robots_rate(settings, db):
+    """25 people with something due: 20 digests now, the other 5 at the next tick, each
+    once."""
+    import datetime as dt
+    from unittest import mock
+    from zoneinfo import ZoneInfo
+
+    import time_machine
+    from django.contrib.auth.models import Group, User
+
+    settings.LEAD_WEBHOOK_URL = WECOM
+    settings.STAFF_DIGEST_TIME = "08:30"
+    morning = dt.datetime(2026, 12, 1, 9, 0, tzinfo=ZoneInfo("Asia/Shanghai"))
+    sales = Group.objects.get(name="sales")
+    with time_machine.travel(morning, tick=False):
+        for n in range(25):
+            user = User.objects.create_user(f"rep{n}", f"rep{n}@example.com", "x" * 12)
+            user.groups.add(sales)
+            make_lead(owner=user, next_action_kind="call",
+                      next_action_due=timezone.now() - timedelta(hours=1))
+        with mock.patch("selector.leads.notify.post_message") as post:
+            assert tasks.send_digests() == 20
+            assert tasks.send_digests() == 0  # still the same minute
+            with time_machine.travel(morning + timedelta(minutes=5), tick=False):
+                assert tasks.send_digests() == 5
+                assert tasks.send_digests() == 0  # each once a day
+    assert post.call_count == 25

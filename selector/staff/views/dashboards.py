@@ -122,7 +122,7 @@ def audit(request: HttpRequest) -> HttpResponse:
 @never_cache
 def deliveries(request: HttpRequest) -> HttpResponse:
     """Managers: the messages about leads that are not sent (selector.leads.deliveries):
-    waiting (queued, being sent, or between retries) and failed, oldest first.
+    waiting (queued, being sent, or between retries) and failed, newest first.
     ``?status=failed`` or ``?status=waiting`` narrows the list."""
     _manager_only(request)
     rows = lead_deliveries.open_deliveries()
