@@ -77,6 +77,8 @@ run: export DEBUG ?= 1
 run: install
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py load_content
+	@echo "How customers reach you (company profile, edited in the admin):"
+	@$(PY) manage.py company_channels
 	@if [ -z "$$DATABASE_URL" ] && [ "$$DEBUG" = 1 ]; then $(PY) manage.py ensure_demo_staff; fi
 	@echo "Serving on http://127.0.0.1:$(PORT)/  (staff: http://127.0.0.1:$(PORT)/staff/)"
 	$(PY) manage.py runserver 127.0.0.1:$(PORT)

@@ -81,3 +81,33 @@ def test_serve_prod_and_the_deployment_guide_start_through_the_checks():
     assert check < script.index(".venv/bin/gunicorn")
     assert "manage.py check --deploy --fail-level ERROR" in (
         root / "docs" / "deployment.md").read_text()
+
+
+def test_make_run_prints_which_channels_are_empty(content, settings, capsys):
+    from io import StringIO
+
+    settings.DEFAULT_FROM_EMAIL = "selector@localhost"
+    out = StringIO()
+    call_command("company_channels", stdout=out)
+    text = out.getvalue()
+    for label in ("empty: hotline", "empty: sales e-mail", "empty: WeChat / WeCom name",
+                  "empty: WeChat QR code link", "default: sender DEFAULT_FROM_EMAIL",
+                  "Customers cannot reach a person yet"):
+        assert label in text, label
+    CompanyProfile.objects.update(phone="400-000-0000")
+    settings.DEFAULT_FROM_EMAIL = CONFIGURED
+    out = StringIO()
+    call_command("company_channels", stdout=out)
+    text = out.getvalue()
+    assert "set:   hotline: 400-000-0000" in text and "empty: sales e-mail" in text
+    assert "cannot reach" not in text
+
+
+def test_make_run_runs_it():
+    from pathlib import Path
+
+    makefile = (Path(__file__).resolve().parent.parent / "Makefile").read_text()
+    run = makefile[makefile.index("\nrun: install"):]
+    run = run[:run.index("\n\n")]
+    assert "manage.py company_channels" in run
+    assert run.index("company_channels") < run.index("runserver")
