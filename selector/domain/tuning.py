@@ -98,6 +98,23 @@ MLX5 = Source(
     "Linux mlx5 driver, drivers/net/ethernet/mellanox/mlx5/core/en/port_buffer.c",
     "https://github.com/torvalds/linux/blob/master/drivers/net/ethernet/mellanox/mlx5/core/en/"
     "port_buffer.c", _READ, "Linux mlx5 网卡驱动源代码（英文）")
+MLNX_QOS = Source(
+    "NVIDIA MLNX_EN Documentation v24.10-1.1.4.0 LTS — Quality of Service (QoS): Trust State, "
+    "mlnx_qos",
+    "https://docs.nvidia.com/networking/display/mlnxenv24101140lts/quality+of+service+(qos)",
+    "2026-12-02", "NVIDIA MLNX_EN 文档：服务质量（信任模式、mlnx_qos，英文）")
+NCCL_ENV = Source(
+    "NVIDIA NCCL User Guide — Environment Variables: NCCL_IB_TC",
+    "https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/env.html", "2026-12-02",
+    "NVIDIA NCCL 用户指南：环境变量（英文）")
+RFC_2474 = Source(
+    "RFC 2474: Definition of the Differentiated Services Field (DS Field) in the IPv4 and IPv6 "
+    "Headers", "https://www.rfc-editor.org/rfc/rfc2474", "2026-12-02",
+    "RFC 2474：IPv4/IPv6 报文头中的区分服务字段（英文）")
+IB_ADDR = Source(
+    "Linux kernel include/rdma/ib_addr.h — iboe_get_mtu",
+    "https://github.com/torvalds/linux/blob/master/include/rdma/ib_addr.h", "2026-12-02",
+    "Linux 内核源代码：RoCE MTU 的计算（英文）")
 GUO_2016 = Source(
     "Guo et al., RDMA over Commodity Ethernet at Scale, ACM SIGCOMM 2016",
     "https://doi.org/10.1145/2934872.2934908", _READ,
@@ -332,6 +349,41 @@ def _validate(speed_gbps: object, cable_m: object) -> None:
                           f"cable_m must be {CABLE_M_MIN}..{CABLE_M_MAX}")
 
 
+def _nic_lines(dscp: int, priority: int, cnp_dscp: int, cnp_priority: int, pfc: bool,
+               remap: bool) -> list[ConfigLine]:
+    """What every GPU server's RoCE ports must match: DSCP trust, the RoCE DSCP (NCCL's
+    traffic class is the DSCP shifted past the two ECN bits), PFC on the lossless priority
+    when the GPU ports run lossless, an MTU whose RoCE MTU reaches 4096."""
+    lines = [
+        ConfigLine("# On every GPU server, for each RoCE port <netdev>: values that must match "
+                   "the switches", None),
+        ConfigLine("mlnx_qos -i <netdev> --trust dscp",
+                   Citation(MLNX_QOS, "Trust state: classify by DSCP")),
+    ]
+    if remap:
+        lines.append(ConfigLine(f"mlnx_qos -i <netdev> --dscp2prio set,{dscp},{priority}",
+                                Citation(MLNX_QOS, "mlnx_qos: DSCP to priority mapping")))
+    if pfc:
+        flags = ",".join("1" if i == priority else "0" for i in range(8))
+        lines.append(ConfigLine(f"mlnx_qos -i <netdev> --pfc {flags}",
+                                Citation(MLNX_QOS, "mlnx_qos: PFC per priority")))
+    else:
+        lines.append(ConfigLine("# No PFC on the NICs: the GPU ports run lossy (ECN only)",
+                                None))
+    lines += [
+        ConfigLine("ip link set dev <netdev> mtu 9000",
+                   Citation(IB_ADDR, "RoCE MTU: the largest of 256 to 4096 bytes that fits "
+                                     "the interface MTU less the RoCE headers")),
+        ConfigLine(f"export NCCL_IB_TC={dscp * 4}",
+                   Citation(NCCL_ENV, "NCCL_IB_TC: the traffic class of NCCL's RDMA "
+                                      "traffic")),
+        ConfigLine(f"# NCCL_IB_TC = DSCP {dscp} x 4: the DSCP is the six high bits of the "
+                   f"traffic class; CNPs must leave the NICs with DSCP {cnp_dscp} (priority "
+                   f"{cnp_priority}, the switches' strict priority class)", None),
+    ]
+    return lines
+
+
 def _long_link_warnings(cable_m: int) -> list[Warn]:
     out = []
     if cable_m >= LOSSLESS_MAX_M:
@@ -512,6 +564,12 @@ def _spectrum(speed: int, uplink: int, cable_m: int, gpu_cable: int, ar_nic_ok: 
                   ConfigLine("nv set qos roce mode lossless",
                              Citation(CL_ROCE, "RoCE lossless (with PFC and ECN)")),
                   *spine_lines, *apply]
+    gpu_lossless = next(g.lossless for g in groups if g.role == "gpu")
+    lines += _nic_lines(26, 3, 48, 6, gpu_lossless, remap=False)
+    cits["nic"] = (Citation(MLNX_QOS, "Trust state: classify by DSCP"),
+                   Citation(NCCL_ENV, "NCCL_IB_TC: the traffic class of NCCL's RDMA traffic"),
+                   Citation(RFC_2474, "The DSCP is the six most significant bits of the DS "
+                                      "field"))
     warnings = _long_link_warnings(max(s.cable_m for s in spans))
     return TuningProfile(
         family="nvidia-spectrum", os=OS_NAMES["nvidia-spectrum"], speed_gbps=speed,
@@ -664,6 +722,13 @@ def _sonic(speed: int, uplink: int, cable_m: int, gpu_cable: int, switch_key: st
         groups += spine_groups
         lines += [ConfigLine("# Spine and core switches: every port faces another switch",
                              None), *spine_lines]
+    gpu_lossless = next(g.lossless for g in groups if g.role == "gpu")
+    lines += _nic_lines(3, 3, 48, 6, gpu_lossless, remap=True)
+    cits["nic"] = (Citation(MLNX_QOS, "Trust state: classify by DSCP"),
+                   Citation(MLNX_QOS, "mlnx_qos: DSCP to priority mapping"),
+                   Citation(NCCL_ENV, "NCCL_IB_TC: the traffic class of NCCL's RDMA traffic"),
+                   Citation(RFC_2474, "The DSCP is the six most significant bits of the DS "
+                                      "field"))
     return TuningProfile(
         family="sonic", os=OS_NAMES["sonic"], speed_gbps=speed,
         cable_m=cable_m, pfc_priority=3, roce_dscp=3, cnp_dscp=48, cnp_priority=6,

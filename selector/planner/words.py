@@ -120,6 +120,16 @@ REMARKS = {
     "PORT table: mtu": gettext_lazy("PORT table: mtu"),
     "config load: load a JSON file into CONFIG_DB": gettext_lazy(
         "config load: load a JSON file into CONFIG_DB"),
+    "Trust state: classify by DSCP": gettext_lazy("Trust state: classify by DSCP"),
+    "mlnx_qos: DSCP to priority mapping": gettext_lazy("mlnx_qos: DSCP to priority mapping"),
+    "mlnx_qos: PFC per priority": gettext_lazy("mlnx_qos: PFC per priority"),
+    "RoCE MTU: the largest of 256 to 4096 bytes that fits the interface MTU less the RoCE "
+    "headers": gettext_lazy("RoCE MTU: the largest of 256 to 4096 bytes that fits the "
+                            "interface MTU less the RoCE headers"),
+    "NCCL_IB_TC: the traffic class of NCCL's RDMA traffic": gettext_lazy(
+        "NCCL_IB_TC: the traffic class of NCCL's RDMA traffic"),
+    "The DSCP is the six most significant bits of the DS field": gettext_lazy(
+        "The DSCP is the six most significant bits of the DS field"),
 }
 
 
@@ -377,6 +387,18 @@ def tuning_rows(t: TuningProfile) -> list[tuple[str, str, str, str]]:
         ar = _("Off (ECMP)")
         ar_expl = _("Not documented for this family; ECMP load balancing.")
     rows.append(("adaptive_routing", _("Adaptive routing"), ar, ar_expl))
+    if "nic" in t.citations:
+        gpu = next((g for g in t.groups if g.role == "gpu"), None)
+        pfc = (_("PFC on priority %(prio)s") % {"prio": t.pfc_priority}
+               if gpu is None or gpu.lossless else _("no PFC (the GPU ports run lossy)"))
+        rows.append(("nic", _("NIC settings (every GPU server)"),
+                     _("Trust DSCP; RoCE DSCP %(dscp)s on priority %(prio)s "
+                       "(NCCL_IB_TC=%(tc)s); CNP DSCP %(cnp)s; interface MTU %(mtu)s; "
+                       "%(pfc)s") % {
+                         "dscp": t.roce_dscp, "prio": t.pfc_priority, "tc": t.roce_dscp * 4,
+                         "cnp": t.cnp_dscp, "mtu": "9000", "pfc": pfc},
+                     _("The NICs must mark and classify RoCE and CNP traffic as the switches "
+                       "do; a mismatch puts RoCE in a lossy queue.")))
     rows.append(("nic_buffer", _("NIC receive buffer"),
                  _("Set by the NIC driver (not a switch value)"),
                  _("The mlx5 driver sizes the NIC's own PFC buffer from cable length, speed "

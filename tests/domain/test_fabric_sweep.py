@@ -254,3 +254,22 @@ def test_the_reviewed_plans(query, family):
         assert '"5m"' not in text and "Ethernet0" in text and "Ethernet252" in text
         assert "sudo config load /etc/sonic/roce-qos.json -y" in text
         assert "config qos reload afterwards" in text  # said, not run
+
+
+def test_the_nics_match_the_switches():
+    """Finding 13 (tuning gaps): the NIC-side settings that must match the switch profile
+    (trust DSCP, the RoCE DSCP, PFC on the lossless priority, MTU) are in every snippet."""
+    for combo, _p, t in _sweep():
+        lines = [line.text for line in t.config]
+        assert "mlnx_qos -i <netdev> --trust dscp" in lines, combo
+        assert f"export NCCL_IB_TC={t.roce_dscp * 4}" in lines, combo
+        assert "ip link set dev <netdev> mtu 9000" in lines and t.mtu > 9000, combo
+        gpu = next(g for g in t.groups if g.role == "gpu")
+        pfc = [x for x in lines if x.startswith("mlnx_qos -i <netdev> --pfc ")]
+        assert bool(pfc) == gpu.lossless, combo
+        if pfc:
+            flags = pfc[0].split()[-1].split(",")
+            assert [i for i, f in enumerate(flags) if f == "1"] == [t.pfc_priority], combo
+        # The NIC maps the RoCE DSCP to the lossless priority: by default DSCP / 8.
+        remapped = f"mlnx_qos -i <netdev> --dscp2prio set,{t.roce_dscp},{t.pfc_priority}"
+        assert (remapped in lines) == (t.roce_dscp // 8 != t.pfc_priority), combo

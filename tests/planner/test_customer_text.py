@@ -21,7 +21,8 @@ from selector.planner.services import fresh
 
 pytestmark = pytest.mark.django_db
 
-INTERNAL = re.compile(r"shared/|docs/")
+# A repository path ("docs/planner.md"), not a public URL that has a docs/ segment.
+INTERNAL = re.compile(r"shared/|(?<![/\w-])docs/")
 CASES = [
     dict(gpus=8),
     dict(gpus=64, throughput_limited=True),
