@@ -272,3 +272,23 @@ def test_views_are_counted(owned_lead, sales, price_all):
     quote.refresh_from_db()
     assert quote.view_count == 2 and quote.first_viewed_at <= quote.last_viewed_at
     assert QuoteEvent.objects.filter(quote=quote, kind="viewed").count() == 2
+
+
+def test_versions_list_their_totals_and_differences(owned_lead, sales, price_all):
+    from django.utils import translation
+
+    from selector.quotes.versions import version_rows
+
+    v1 = sent_quote(owned_lead, sales)
+    kept = [services._line_data(ln) for ln in v1.lines.all()]
+    changed = LineData(kind=kept[0].kind, description=kept[0].description,
+                       quantity=kept[0].quantity + 1, unit_price=kept[0].unit_price,
+                       part_key=kept[0].part_key)
+    extra = LineData(kind=LineKind.SUPPORT, description="三年维保", quantity=3,
+                     unit_price=Decimal("5000.00"))
+    v2 = services.quote_edit(quote=v1, actor=sales, lines=[changed, *kept[2:], extra])
+    with translation.override("en"):
+        rows = version_rows(owned_lead)
+    assert [row.quote.version for row in rows] == [2, 1]
+    assert rows[0].delta == v2.total_amount - v1.total_amount and rows[1].delta is None
+    assert rows[0].changes == ["1 line added", "1 line removed", "1 line changed"]

@@ -1,0 +1,11 @@
+from django.urls import path
+
+from selector.quotes import staff_views
+
+app_name = "quotes"
+urlpatterns = [
+    path("staff/leads/<uuid:public_id>/quotes/new/", staff_views.quote_create, name="create"),
+    path("staff/quotes/<uuid:quote_id>/", staff_views.quote_editor, name="editor"),
+    path("staff/quotes/<uuid:quote_id>/send/", staff_views.quote_send, name="send"),
+    path("staff/quotes/<uuid:quote_id>/approve/", staff_views.quote_approve, name="approve"),
+]
