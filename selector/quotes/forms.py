@@ -74,3 +74,16 @@ class ApprovalForm(StaffForm):
     decision = forms.ChoiceField(choices=[("approve", _("Approve")), ("refuse", _("Refuse"))])
     note = forms.CharField(label=_("Note for the rep"), required=False, max_length=2000,
                            widget=forms.Textarea(attrs={"rows": 2}))
+
+
+class AcceptForm(forms.Form):
+    name = forms.CharField(label=_("Your name"), max_length=100)
+    title = forms.CharField(label=_("Your job title"), max_length=100, required=False)
+    consent = forms.BooleanField(label=_("I accept this quote on behalf of my company, at "
+                                         "the prices, quantities and terms shown above."))
+
+
+class ChangesForm(forms.Form):
+    name = forms.CharField(label=_("Your name"), max_length=100, required=False)
+    message = forms.CharField(label=_("What should change?"), max_length=2000,
+                              widget=forms.Textarea(attrs={"rows": 4}))

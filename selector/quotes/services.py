@@ -28,6 +28,7 @@ from selector.content.models import PriceList
 from selector.domain.bom import BomLine
 from selector.leads.models import OPEN_STATUSES, Lead, LeadEvent, NextActionKind, Status
 from selector.leads.snapshots import lead_recommendation
+from selector.quotes import tasks
 from selector.quotes.models import (
     FROZEN,
     OPEN,
@@ -117,6 +118,12 @@ def _lead_activity(lead: Lead, outcome: str, actor, note: str) -> None:
     LeadEvent.objects.create(lead=lead, kind=LeadEvent.Kind.ACTIVITY, actor=actor,
                              data={"type": NextActionKind.QUOTE, "outcome": outcome,
                                    "note": note})
+
+
+def _notify(quote: Quote, event: str) -> None:
+    """Tell who needs to know (selector.quotes.tasks), once the change is committed."""
+    key = str(quote.public_id)
+    transaction.on_commit(lambda: tasks.quote_notify.enqueue(key, event))
 
 
 def _money_note(quote: Quote) -> str:
@@ -296,6 +303,7 @@ def quote_submit(*, quote: Quote, actor) -> Quote:
             _event(quote, QuoteEvent.Kind.SUBMITTED, actor,
                    discount_percent=str(quote.discount_percent),
                    threshold=str(QuoteSettings.current().approval_threshold))
+            _notify(quote, "approval_requested")
             return quote
         quote.status = QuoteStatus.APPROVED
         if quote.needs_approval:  # an approver's own discount: approved by them
@@ -382,10 +390,14 @@ def quote_viewed(*, quote: Quote, ip: str = "") -> None:
     tabs), with an audit row."""
     now = timezone.now()
     with transaction.atomic():
+        first = Quote.objects.filter(pk=quote.pk, first_viewed_at__isnull=True).update(
+            first_viewed_at=now)
         Quote.objects.filter(pk=quote.pk).update(
             view_count=F("view_count") + 1, last_viewed_at=now,
             first_viewed_at=Coalesce(F("first_viewed_at"), now))
         _event(quote, QuoteEvent.Kind.VIEWED, None, ip)
+        if first:
+            _notify(quote, "first_viewed")
 
 
 def _customer_may_answer(quote: Quote) -> None:
@@ -419,6 +431,7 @@ def quote_accept(*, quote: Quote, name: str, title: str, consent: str, ip: str =
         _event(quote, QuoteEvent.Kind.ACCEPTED, None, ip, name=name, title=title)
         _lead_activity(quote.lead, "accepted", None,
                        f"{_money_note(quote)} · {name}" + (f" ({title})" if title else ""))
+        _notify(quote, "accepted")
         return quote
 
 
@@ -438,6 +451,7 @@ def quote_request_changes(*, quote: Quote, message: str, name: str = "",
         LeadEvent.objects.create(
             lead=quote.lead, kind=LeadEvent.Kind.NOTE, actor=None,
             data={"text": f"V{quote.version} · {name or '—'}: {message}"})
+        _notify(quote, "changes_requested")
         return quote
 
 

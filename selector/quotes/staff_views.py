@@ -18,6 +18,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from selector.leads.models import Lead
 from selector.quotes import services
 from selector.quotes.forms import ApprovalForm, LineFormSet, QuoteForm
+from selector.quotes.links import quote_url
 from selector.quotes.models import FROZEN, Quote, QuoteEvent
 from selector.quotes.models import Status as QuoteStatus
 from selector.quotes.services import QuoteError
@@ -84,6 +85,7 @@ def _editor(request, quote: Quote, lead: Lead, *, form=None, lines=None, approva
                         and quote.submitted_by_id != user.pk),
         "approval": approval or ApprovalForm(),
         "error": error,
+        "customer_url": quote_url(quote) if quote.status in FROZEN else "",
     }
     return render(request, "quotes/editor.html", context, status=status)
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from selector.quotes import staff_views
+from selector.quotes import customer_views, staff_views
 
 app_name = "quotes"
 urlpatterns = [
@@ -8,4 +8,8 @@ urlpatterns = [
     path("staff/quotes/<uuid:quote_id>/", staff_views.quote_editor, name="editor"),
     path("staff/quotes/<uuid:quote_id>/send/", staff_views.quote_send, name="send"),
     path("staff/quotes/<uuid:quote_id>/approve/", staff_views.quote_approve, name="approve"),
+    # The customer's side: a signed, expiring link to one sent version.
+    path("quote/<str:token>/", customer_views.quote_page, name="customer"),
+    path("quote/<str:token>/accept/", customer_views.quote_accept, name="customer_accept"),
+    path("quote/<str:token>/changes/", customer_views.quote_changes, name="customer_changes"),
 ]

@@ -17,7 +17,9 @@ def quotes_card(context, lead):
     user = context["request"].user
     if not permissions.can_see_quotes(user, lead):
         return {"show": False}
-    return {"show": True, "lead": lead, "versions": version_rows(lead),
+    versions = version_rows(lead)
+    accepted = next((row.quote for row in versions if row.quote.accepted_at), None)
+    return {"show": True, "lead": lead, "versions": versions, "accepted": accepted,
             "can_edit": permissions.can_edit_quotes(user, lead),
             "csrf_token": context.get("csrf_token")}
 
