@@ -10,8 +10,8 @@ it accepted and writes nothing. The control run shows the race is real: without 
 from __future__ import annotations
 
 import threading
-from decimal import Decimal
 import time
+from decimal import Decimal
 
 import pytest
 from django.core.management import call_command
