@@ -22,6 +22,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
 from selector.core import explain
+from selector.core.codeversion import code_version
 from selector.core.i18n import active_is_english
 from selector.core.siteurl import site_url
 from selector.domain import (
@@ -40,8 +41,6 @@ from selector.planner.diagram import fabric_svg
 from selector.planner.services import snapshot_digest
 from selector.planner.words import money, num, watts
 
-# Bump when the plan's includes change their markup: cached result-page fragments carry it.
-MARKUP_VERSION = "8"  # 8: the FAQ moved into the result_plan fragment
 # Answer fields in the order the wizard asks them.
 ANSWER_ORDER = ("gpus", "gpus_per_server", "workload", "throughput_limited", "budget",
                 "determinism", "nic_speed", "nics_per_server", "vendor", "distance")
@@ -260,13 +259,14 @@ class ViewModel:
     @cached_property
     def fragment_key(self) -> str:
         """Identifies what the plan's markup shows: the answers, the engine and catalogue
-        versions and the prices (the plan is a function of them); the result page caches
-        that markup under it."""
+        versions and the prices (the plan is a function of them), and the code that draws
+        it (templates, code, translations: a deploy that changes them changes the key);
+        the result page and the staff lead page cache that markup under it."""
         costs = [option.plan.cost.to_dict() if option.plan and option.plan.cost else None
                  for option in self.rec.options]
         key = {"answers": self.rec.answers.to_dict(), "engine": self.rec.engine_version,
                "catalogue": self.rec.catalogue_version, "costs": costs}
-        return f"{MARKUP_VERSION}-{snapshot_digest(key)}"
+        return f"{code_version()}-{snapshot_digest(key)}"
 
     @property
     def gpus_text(self) -> str:
