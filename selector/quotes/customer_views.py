@@ -53,7 +53,9 @@ def _page(request, quote: Quote, token: str, *, accept=None, changes=None, error
     }
     response = render(request, "quotes/customer.html", context, status=status)
     response["X-Robots-Tag"] = "noindex, nofollow"
-    response["Referrer-Policy"] = "no-referrer"  # the token stays out of other sites' logs
+    # The token stays out of other sites' logs. Not "no-referrer": with it the browser
+    # posts the accept form with "Origin: null", which the CSRF check refuses.
+    response["Referrer-Policy"] = "same-origin"
     return response
 
 

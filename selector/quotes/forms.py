@@ -29,13 +29,17 @@ def percent_field(label, required: bool = True) -> forms.DecimalField:
 class QuoteForm(StaffForm):
     total_discount_percent = percent_field(_("Total discount (%)"))
     valid_until = forms.DateField(label=_("Valid until"),
-                                  widget=forms.DateInput(attrs={"type": "date"}))
+                                  # ISO, whatever the language: <input type="date">
+                                  # takes no other format (it showed empty in Chinese).
+                                  widget=forms.DateInput(format="%Y-%m-%d",
+                                                         attrs={"type": "date"}))
     terms = forms.CharField(label=_("Terms"), required=False, max_length=TERMS_MAX,
                             widget=forms.Textarea(attrs={"rows": 4}))
 
 
 class LineForm(StaffForm):
-    kind = forms.ChoiceField(label=_("Kind"), choices=LineKind.choices, required=False)
+    kind = forms.ChoiceField(label=_("Kind"), choices=[("", "—"), *LineKind.choices],
+                             required=False)
     description = forms.CharField(label=_("Description"), max_length=DESCRIPTION_MAX,
                                   required=False)
     quantity = forms.IntegerField(label=_("Quantity"), min_value=1, max_value=MAX_QUANTITY,

@@ -45,7 +45,10 @@ def page(quote, language="zh-hans"):
 def test_the_page_shows_the_quote_and_nothing_else_of_the_lead(client, sent, owned_lead):
     type(owned_lead).objects.filter(pk=owned_lead.pk).update(message="机房在深圳南山")
     owned_lead.refresh_from_db()
-    body = client.get(page(sent), REMOTE_ADDR="203.0.113.9").content.decode()
+    response = client.get(page(sent), REMOTE_ADDR="203.0.113.9")
+    assert response["Referrer-Policy"] == "same-origin"  # the token goes to no other site
+    assert response["X-Robots-Tag"] == "noindex, nofollow"
+    body = response.content.decode()
     assert sent.number in body and f"¥{sent.total_amount:,.2f}" in body
     assert "付款：合同签订后 30 日内。" in body and owned_lead.company in body
     for private in (owned_lead.name, owned_lead.phone, owned_lead.email, owned_lead.role,

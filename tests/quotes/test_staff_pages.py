@@ -184,3 +184,11 @@ def test_saving_a_sent_version_makes_the_next_one_and_the_lead_lists_both(client
     assert "V1" in page and "V2" in page
     delta = v2.total_amount - sent_total
     assert f"−¥{-delta:,.2f}" in page and "整单折扣 0.00% → 2.00%" in page
+
+
+def test_the_validity_date_is_drawn_in_iso_for_the_date_input(client, quote, sales):
+    """<input type="date"> takes only YYYY-MM-DD: a localised date left it empty, and the
+    browser then refused to submit the editor."""
+    login(client, sales)
+    html = client.get(editor(quote)).content.decode()
+    assert f'type="date" name="valid_until" value="{quote.valid_until.isoformat()}"' in html
