@@ -18,6 +18,7 @@ from selector.quotes.forms import AcceptForm, ChangesForm
 from selector.quotes.links import open_token, quote_path
 from selector.quotes.models import Quote
 from selector.quotes.models import Status as QuoteStatus
+from selector.quotes.pdf import pdf_response
 from selector.quotes.services import QuoteError, latest_sent
 
 
@@ -69,6 +70,18 @@ def quote_page(request: HttpRequest, token: str) -> HttpResponse:
         services.quote_viewed(quote=quote, ip=client_ip(request))
         quote.refresh_from_db()
     return _page(request, quote, token)
+
+
+@require_http_methods(["GET", "HEAD"])
+@never_cache
+def quote_pdf_view(request: HttpRequest, token: str) -> HttpResponse:
+    """The quote's PDF for the customer (?lang=zh-hans|en), the same file as the rep's."""
+    quote = _opened(request, token)
+    if isinstance(quote, HttpResponse):
+        return quote
+    response = pdf_response(quote, request.GET.get("lang"))
+    response["X-Robots-Tag"] = "noindex, nofollow"
+    return response
 
 
 @require_POST

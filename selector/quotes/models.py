@@ -244,6 +244,7 @@ class QuoteEvent(models.Model):
         ACCEPTED = "accepted", pgettext_lazy("quote event", "Accepted")
         CHANGES_REQUESTED = "changes_requested", pgettext_lazy("quote event", "Changes requested")
         EXPIRED = "expired", pgettext_lazy("quote event", "Expired")
+        EXPORTED = "exported", pgettext_lazy("quote event", "Exported")
 
     quote = models.ForeignKey(Quote, on_delete=models.CASCADE, related_name="events")
     kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices)

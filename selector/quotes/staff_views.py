@@ -13,10 +13,10 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from selector.leads.models import Lead
-from selector.quotes import services
+from selector.quotes import pdf, services, xlsx
 from selector.quotes.forms import ApprovalForm, LineFormSet, QuoteForm
 from selector.quotes.links import quote_url
 from selector.quotes.models import FROZEN, Quote, QuoteEvent
@@ -183,3 +183,27 @@ def quote_approve(request: HttpRequest, quote_id) -> HttpResponse:
                      if quote.status == QuoteStatus.APPROVED
                      else _("Refused: the quote is back to draft."))
     return redirect("quotes:editor", quote_id=quote.public_id)
+
+
+@require_safe
+@staff_required
+def quote_pdf_view(request: HttpRequest, quote_id) -> HttpResponse:
+    """The quote's PDF (?lang=zh-hans|en; default: the quote's language)."""
+    quote, _lead = quote_for_user(request, quote_id)
+    return pdf.pdf_response(quote, request.GET.get("lang"))
+
+
+@require_safe
+@staff_required
+def quote_xlsx_view(request: HttpRequest, quote_id) -> HttpResponse:
+    quote, _lead = quote_for_user(request, quote_id)
+    language = pdf.language_of(quote, request.GET.get("lang"))
+    response = HttpResponse(xlsx.quote_xlsx(quote, language), content_type=XLSX_TYPE)
+    response["Content-Disposition"] = f'attachment; filename="quote-{quote.number}.xlsx"'
+    response["X-Content-Type-Options"] = "nosniff"
+    QuoteEvent.objects.create(quote=quote, kind=QuoteEvent.Kind.EXPORTED,
+                              actor=request.user, data={"format": "xlsx"})  # type: ignore[misc]
+    return response
+
+
+XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
