@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django import template
 
+from selector.quotes.queries import dashboard_figures
 from selector.quotes.versions import version_rows
 from selector.staff import permissions
 
@@ -37,3 +38,13 @@ def signed_yuan(amount) -> str:
     if amount is None:
         return ""
     return f"+¥{amount:,.2f}" if amount >= 0 else f"−¥{-amount:,.2f}"
+
+
+@register.inclusion_tag("quotes/_dashboard.html", takes_context=True)
+def quotes_dashboard(context, form):
+    """The dashboard's quote figures for the period its form chose."""
+    user = context["request"].user
+    if form is None or not form.is_valid() or not permissions.is_staff_member(user):
+        return {"show": False}
+    start, end = form.dates()
+    return {"show": True, "figures": dashboard_figures(start, end, user)}
