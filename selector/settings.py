@@ -61,6 +61,7 @@ INSTALLED_APPS = [
     "selector.wizard",
     "selector.leads",
     "selector.staff",
+    "selector.quotes",
 ]
 # Development tools (devtools/: the demo data and `manage.py seed_demo`, the demo account of
 # `make run`), outside the package production runs; on by default only with DEBUG.

@@ -29,6 +29,7 @@ urlpatterns += i18n_patterns(
          name="old_staff_report_web"),
     path("report/", include("selector.leads.report.urls")),
     path("staff/", include("selector.staff.urls")),
+    path("", include("selector.quotes.urls")),  # staff/quotes/... and the customer's quote/...
     # The admin logs in through the staff login view (throttle, messages, MFA).
     path("admin/login/", staff_auth.login, name="admin_login"),
     path("admin/", admin.site.urls),

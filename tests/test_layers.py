@@ -1,7 +1,7 @@
 """Imports run one way: each app of selector/ imports only from the layers below it.
 
     env < settings < domain < core < content < planner < documents < wizard | api < leads
-        < public | staff < urls
+        < public | staff < quotes < urls
 
 Apps on one line (wizard | api, public | staff) may not import each other. ``selector.settings``
 reads only ``selector.env``; ``selector.urls`` (the URLconf) composes every app. What each
@@ -37,6 +37,7 @@ LAYERS: list[set[str]] = [
     {"wizard", "api"},
     {"leads"},
     {"public", "staff"},
+    {"quotes"},
     {"urls", "wsgi"},
 ]
 LEVEL = {name: n for n, names in enumerate(LAYERS) for name in names}
@@ -204,6 +205,10 @@ def test_lazy_exceptions_still_exist():
      ["documents may not import wizard"]),
     ("selector/reports/render.py", "from selector.leads.models import Lead\n",
      ["app not in LAYERS"]),
+    ("selector/staff/views/lead_page.py", "from selector.quotes.models import Quote\n",
+     ["staff may not import quotes"]),
+    ("selector/leads/services.py", "from selector.quotes import services\n",
+     ["leads may not import quotes"]),
 ])
 def test_the_check_refuses(path, source, expected):
     found = " | ".join(problems(source, path))
@@ -221,6 +226,8 @@ def test_the_check_refuses(path, source, expected):
     ("selector/wizard/views.py", "from selector.core.sharing import share_token\n"),
     ("selector/staff/lockout.py", "from selector.core.request import client_ip\n"),
     ("selector/leads/tasks.py", "from . import notify\n"),
+    ("selector/quotes/services.py", "from selector.staff import permissions\n"),
+    ("selector/quotes/views.py", "from selector.staff.access import staff_required\n"),
 ])
 def test_the_check_accepts(path, source):
     assert problems(source, path) == []

@@ -22,6 +22,7 @@ CHANGE = "leads.change_lead"
 ASSIGN = "leads.assign_lead"  # custom: assign any lead to anyone
 EXPORT = "leads.export_lead"  # custom: CSV / XLSX export
 DELETE = "leads.delete_lead"
+APPROVE_QUOTE = "quotes.approve_quote"  # a quote's discount above the threshold
 
 SALES_PERMISSIONS = ("view_lead", "change_lead")
 MANAGER_PERMISSIONS = ("view_lead", "change_lead", "assign_lead", "export_lead", "delete_lead")
@@ -89,10 +90,31 @@ def can_bulk_edit(user) -> bool:
     return is_manager(user) and user.has_perm(CHANGE)
 
 
+def can_approve_quotes(user) -> bool:
+    """Approve a discount above the company's threshold: managers, and the approvers the
+    company names in the admin (the "Can approve quote discounts" permission)."""
+    return is_staff_member(user) and (is_manager(user) or user.has_perm(APPROVE_QUOTE))
+
+
+def can_see_quotes(user, lead) -> bool:
+    """A lead's quotes (what it was offered, at what price): its owner, managers and the
+    approvers only; other reps see the lead but not its quotes."""
+    if not is_staff_member(user):
+        return False
+    mine = lead.owner_id is not None and lead.owner_id == user.pk
+    return mine or is_manager(user) or can_approve_quotes(user)
+
+
+def can_edit_quotes(user, lead) -> bool:
+    """Make, change and send a lead's quotes: whoever may work on the lead."""
+    return can_work_on(user, lead)
+
+
 # Per-lead actions understood by access.get_lead_for_user.
 ACTIONS = {
     "view": can_view,
     "work": can_work_on,
+    "quotes": can_see_quotes,
     "note": can_note,
     "assign": can_assign,
     "delete": can_delete,

@@ -77,9 +77,10 @@ def test_the_lead_page_reads_the_company_profile_once_and_runs_a_bounded_set(cli
     sql = [q["sql"] for q in ctx.captured_queries]
     assert sum("content_companyprofile" in q for q in sql) == 1
     # Session, user, two permission reads, the lead, its events, the duplicate flags, the
-    # team for the owner choice, the cached plan block; and the content snapshot's check
-    # (one query on PostgreSQL, one per content table on SQLite), which gives the company.
-    assert len(sql) <= 9 + len(content_stamp_sql()), "\n".join(sql)
+    # team for the owner choice, the cached plan block, the lead's quotes (selector.quotes'
+    # card); and the content snapshot's check (one query on PostgreSQL, one per content
+    # table on SQLite), which gives the company.
+    assert len(sql) <= 10 + len(content_stamp_sql()), "\n".join(sql)
     assert lead.report_number in body and "深华天成" in body
 
 
