@@ -89,6 +89,21 @@ EXPECTED: dict[str, dict] = {
     "staff:mfa_setup": {A: 302, O: 404, S: 200, M: 200},
     "staff:mfa": {A: 302, O: 404, S: 200, M: 200},
     "admin_login": {"all": 200},  # the staff login view, at the admin's address
+    # Quotes: the owner, managers and the approver only (the lead here has no owner, so a
+    # rep who does not own it is refused, 403, as on the other pages reps may not use);
+    # actions are POST only.
+    "quotes:create": {"all": 405},
+    "quotes:editor": {A: 302, O: 404, S: 403, M: 200},
+    "quotes:send": {"all": 405},
+    "quotes:approve": {"all": 405},
+    "quotes:pdf": {A: 302, O: 404, S: 403, M: 200},
+    "quotes:xlsx": {A: 302, O: 404, S: 403, M: 200},
+    # The customer's signed link is the credential; a draft was never sent, so its link
+    # shows nothing to anyone.
+    "quotes:customer": {"all": 404},
+    "quotes:customer_accept": {"all": 405},
+    "quotes:customer_pdf": {"all": 404},
+    "quotes:customer_changes": {"all": 405},
 }
 
 
@@ -123,6 +138,9 @@ def world(db, content):
     users["sales"].groups.add(Group.objects.get(name=SALES_GROUP))
     users["manager"].groups.add(Group.objects.get(name=MANAGERS_GROUP))
     lead = make_lead()
+    from selector.quotes.services import quote_from_lead
+
+    lead.quote = quote_from_lead(lead=lead, actor=users["manager"])
     return users, lead
 
 
@@ -139,6 +157,12 @@ def _url(name: str, lead) -> str:
         "staff:duplicate_dismiss": {"public_id": lead.public_id, "flag_id": 1},
         "staff:password_reset_confirm": {"uidb64": "MQ", "token": "set-password"},
     }.get(name)
+    if name.startswith("quotes:"):
+        from selector.quotes.links import quote_token
+
+        kwargs = ({"token": quote_token(lead.quote)} if name.startswith("quotes:customer")
+                  else {"public_id": lead.public_id} if name == "quotes:create"
+                  else {"quote_id": lead.quote.public_id})
     if kwargs is None and name.startswith(("staff:lead_", "old_staff_report")) \
             and name != "staff:lead_list" and name != "staff:lead_bulk":
         kwargs = {"public_id": lead.public_id}
