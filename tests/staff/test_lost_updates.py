@@ -118,7 +118,7 @@ def test_a_stale_tab_cannot_undo_a_won_deal_and_can_apply_its_change_anyway(sale
     current = html.split('data-testid="conflict-current"')[1].split("</dl>")[0]
     assert "成交 · ¥1,200,000" in current and "下一步行动" in current
     assert "状态：已报方案" in html.split('data-testid="conflict-yours"')[1].split("</p>")[0]
-    assert "状态变更" in html.split('class="conflict-last"')[1].split("</p>")[0]
+    assert "状态由 已确认需求 改为 成交" in html.split('class="conflict-last"')[1].split("</p>")[0]
     again = form_fields(html, status_url)  # the first form with that action: apply anyway
     assert again["status"] == "proposal" and again["version"] == "2"
     # Read once: a reload shows the plain page.
