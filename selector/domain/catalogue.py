@@ -383,9 +383,10 @@ DEFAULT_SWITCHES: tuple[SwitchSpec, ...] = (
         vendor_key="nvidia", ports=144, port_speed_gbps=800, cages=72,
         priority=10, sources=(XDR_MANUAL, Q3400_HWMGMT, XDR_OPTICS),
     ),
-    # Domestic (星融元, Asterfusion's Chinese name: "EasyRoCE ... 是星融元依托开源、开放网络
-    # 架构与技术 ...", https://asterfusion.com/easyroce/, read 2026-12-02): ports and breakouts from the vendor's own SONiC platform files; its
-    # datasheet (cage type, power) was not found, so no optics fit it in the catalogue.
+    # Domestic: Asterfusion, 星融元 in Chinese (as its own site writes it,
+    # https://asterfusion.com/easyroce/, read 2026-12-02). Ports and breakouts from the
+    # vendor's own SONiC platform files; its datasheet (cage type, power) was not found, so
+    # no optics fit it in the catalogue.
     SwitchSpec(
         key="asterfusion-cx864e-n", vendor="Asterfusion 星融元", model="CX864E-N",
         asic="Marvell Teralynx", technology="ethernet", family="sonic",
