@@ -111,7 +111,7 @@ class ContentBlock(models.Model):
     class Section(models.TextChoices):
         ARTICLE = "article", _("Article (headline and description)")
         INTRO = "intro", _("Introduction")
-        TUNING = "tuning", _("Lossless tuning three-piece set")
+        TUNING = "tuning", _("Lossless tuning (PFC, ECN, adaptive routing)")
         DECISION = "decision", _("Decision tree line")
         KEY_POINT = "keypoint", _("Key point")
         CTA = "cta", _("Call to action")

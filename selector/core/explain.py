@@ -169,8 +169,8 @@ _REASONS = {
         "%(gpus)s GPUs is below the thousand-GPU scale, so a 400G fabric carries the traffic."),
     "roce_400_start": gettext_lazy(
         "Without a performance-first budget, RoCE v2 at 400G is the starting point: it shares "
-        "the Ethernet ecosystem, and we estimate it costs roughly 30%% less than InfiniBand "
-        "(our estimate, not a measured figure)."),
+        "the Ethernet ecosystem and, by our estimate, costs roughly 30%% less than InfiniBand "
+        "(not a measured figure)."),
     "eight_plus_servers": gettext_lazy(
         "At %(servers)s servers (8 or more) the traffic between servers needs a lossless fabric."),
     "throughput_limited": gettext_lazy(

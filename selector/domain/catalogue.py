@@ -337,11 +337,11 @@ Q3400_HWMGMT = Source(
 ASTERFUSION_PR = Source(
     "sonic-net/sonic-buildimage PR #22867: add Asterfusion CX-N series platform devices "
     "(Asterfusion, 2025)", "https://github.com/sonic-net/sonic-buildimage/pull/22867", _READ,
-    "星融（Asterfusion）提交的 CX864E-N SONiC 平台文件（英文）")
+    "星融元（Asterfusion）提交的 CX864E-N SONiC 平台文件（英文）")
 ASTERFUSION_BLOG = Source(
     "Asterfusion: 560ns Ultra-Low Latency: Asterfusion's 800G AI Switch Architecture In-Depth "
     "Analysis (2025-04-16)", "https://cloudswit.ch/blogs/asterfusions-800g-ai-switch-architecture",
-    _READ, "星融官网：800G AI 交换机架构解析（英文）")
+    _READ, "星融元官网：800G AI 交换机架构解析（英文）")
 CX8_LINK = Source(
     "NVIDIA ConnectX-8 SuperNIC Firmware Release Notes v40.44.0208 — Changes and New Features",
     "https://docs.nvidia.com/networking/display/connectx8firmwarev40440208/"
@@ -383,10 +383,12 @@ DEFAULT_SWITCHES: tuple[SwitchSpec, ...] = (
         vendor_key="nvidia", ports=144, port_speed_gbps=800, cages=72,
         priority=10, sources=(XDR_MANUAL, Q3400_HWMGMT, XDR_OPTICS),
     ),
-    # Domestic (星融): ports and breakouts from the vendor's own SONiC platform files; its
-    # datasheet (cage type, power) was not found, so no optics fit it in the catalogue.
+    # Domestic: Asterfusion, 星融元 in Chinese (as its own site writes it,
+    # https://asterfusion.com/easyroce/, read 2026-12-02). Ports and breakouts from the
+    # vendor's own SONiC platform files; its datasheet (cage type, power) was not found, so
+    # no optics fit it in the catalogue.
     SwitchSpec(
-        key="asterfusion-cx864e-n", vendor="Asterfusion 星融", model="CX864E-N",
+        key="asterfusion-cx864e-n", vendor="Asterfusion 星融元", model="CX864E-N",
         asic="Marvell Teralynx", technology="ethernet", family="sonic",
         vendor_key="asterfusion", ports=64, port_speed_gbps=800, breakout=(400, 200),
         cages=64, priority=30, sources=(ASTERFUSION_PR, ASTERFUSION_BLOG),

@@ -1,5 +1,5 @@
 """RoCE v2 lossless tuning: one profile per switch family, matched to the switch in the plan
-(the seed's "three-piece set": PFC, ECN, adaptive routing), with a copyable configuration
+(the seed's 三件套, its three parts: PFC, ECN, adaptive routing), with a copyable configuration
 snippet whose every line cites the vendor document it comes from.
 
 Pure Python, no Django. One value per setting, the switch family's own; a rule of thumb is

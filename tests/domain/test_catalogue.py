@@ -55,7 +55,7 @@ def test_switches_you_can_order():
         ("Arista", "7060X6-64PE", "ethernet", 64, 800),
         ("NVIDIA", "Quantum-2 QM9700", "infiniband", 64, 400),
         ("NVIDIA", "Quantum-X800 Q3400-RA", "infiniband", 144, 800),
-        ("Asterfusion 星融", "CX864E-N", "ethernet", 64, 800),
+        ("Asterfusion 星融元", "CX864E-N", "ethernet", 64, 800),
     }
     for s in CAT.switches:
         assert s.asic and s.model != s.asic  # a switch, never a chip
