@@ -16,7 +16,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from selector.leads.models import Lead
-from selector.quotes import pdf, services, xlsx
+from selector.quotes import listexport, pdf, services, xlsx
 from selector.quotes.forms import ApprovalForm, LineFormSet, QuoteForm
 from selector.quotes.links import quote_url
 from selector.quotes.models import FROZEN, Quote, QuoteEvent
@@ -190,7 +190,10 @@ def quote_approve(request: HttpRequest, quote_id) -> HttpResponse:
 def quote_pdf_view(request: HttpRequest, quote_id) -> HttpResponse:
     """The quote's PDF (?lang=zh-hans|en; default: the quote's language)."""
     quote, _lead = quote_for_user(request, quote_id)
-    return pdf.pdf_response(quote, request.GET.get("lang"))
+    response = pdf.pdf_response(quote, request.GET.get("lang"))
+    QuoteEvent.objects.create(quote=quote, kind=QuoteEvent.Kind.EXPORTED,
+                              actor=request.user, data={"format": "pdf"})  # type: ignore[misc]
+    return response
 
 
 @require_safe
@@ -207,3 +210,19 @@ def quote_xlsx_view(request: HttpRequest, quote_id) -> HttpResponse:
 
 
 XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+
+@require_safe
+@staff_required
+def quote_list_export(request: HttpRequest, fmt: str) -> HttpResponse:
+    """The quote list for the ERP or a report: managers and whoever may export leads."""
+    if not permissions.can_export(request.user):
+        raise PermissionDenied
+    if fmt == "csv":
+        response = HttpResponse(listexport.as_csv(request.user),
+                                content_type="text/csv; charset=utf-8")
+    else:
+        response = HttpResponse(listexport.as_xlsx(request.user), content_type=XLSX_TYPE)
+    response["Content-Disposition"] = f'attachment; filename="quotes.{fmt}"'
+    response["X-Content-Type-Options"] = "nosniff"
+    return response
