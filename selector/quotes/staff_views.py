@@ -19,7 +19,7 @@ from selector.leads.models import Lead
 from selector.quotes import listexport, pdf, services, xlsx
 from selector.quotes.forms import ApprovalForm, LineFormSet, QuoteForm
 from selector.quotes.links import quote_url
-from selector.quotes.models import FROZEN, Quote, QuoteEvent
+from selector.quotes.models import FROZEN, OPEN, Quote, QuoteEvent
 from selector.quotes.models import Status as QuoteStatus
 from selector.quotes.services import QuoteError
 from selector.quotes.versions import version_rows
@@ -72,12 +72,17 @@ def _editor(request, quote: Quote, lead: Lead, *, form=None, lines=None, approva
     saved = list(quote.lines.all())
     totals = quote.totals(saved)
     can_edit = permissions.can_edit_quotes(user, lead)
+    # A sent version whose lead already has a version in preparation: changes go there
+    # (editing this one's form would overwrite that version's work).
+    open_version = (Quote.objects.filter(lead=lead, status__in=OPEN).first()
+                    if quote.status in FROZEN else None)
     context = {
         "lead": lead, "quote": quote, "form": form, "lines": lines,
         "saved_lines": list(zip(saved, totals.lines, strict=True)), "totals": totals,
         "versions": version_rows(lead),
         "events": quote.events.select_related("actor").order_by("-created_at", "-pk")[:50],
-        "can_edit": can_edit,
+        "can_edit": can_edit and open_version is None,
+        "open_version": open_version,
         "frozen": quote.status in FROZEN,
         "can_send": can_edit and quote.status in (QuoteStatus.DRAFT, QuoteStatus.APPROVED),
         "can_approve": (quote.status == QuoteStatus.PENDING_APPROVAL
