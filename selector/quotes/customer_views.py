@@ -68,7 +68,6 @@ def quote_page(request: HttpRequest, token: str) -> HttpResponse:
         return quote
     if request.method == "GET":
         services.quote_viewed(quote=quote, ip=client_ip(request))
-        quote.refresh_from_db()
     return _page(request, quote, token)
 
 

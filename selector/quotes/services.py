@@ -387,17 +387,19 @@ def latest_sent(lead: Lead) -> Quote | None:
 
 def quote_viewed(*, quote: Quote, ip: str = "") -> None:
     """The customer opened the link: counted in one UPDATE (no lost count between two
-    tabs), with an audit row."""
+    tabs), with an audit row; the owner hears of the first opening (two first openings
+    in the same instant may both tell them: a notice, not a record)."""
     now = timezone.now()
+    first = quote.first_viewed_at is None
     with transaction.atomic():
-        first = Quote.objects.filter(pk=quote.pk, first_viewed_at__isnull=True).update(
-            first_viewed_at=now)
         Quote.objects.filter(pk=quote.pk).update(
             view_count=F("view_count") + 1, last_viewed_at=now,
             first_viewed_at=Coalesce(F("first_viewed_at"), now))
         _event(quote, QuoteEvent.Kind.VIEWED, None, ip)
         if first:
             _notify(quote, "first_viewed")
+    quote.view_count += 1
+    quote.last_viewed_at, quote.first_viewed_at = now, quote.first_viewed_at or now
 
 
 def _customer_may_answer(quote: Quote) -> None:

@@ -16,10 +16,10 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from selector.leads.models import Lead
-from selector.quotes import pdf, services, xlsx
+from selector.quotes import listexport, pdf, services, xlsx
 from selector.quotes.forms import ApprovalForm, LineFormSet, QuoteForm
 from selector.quotes.links import quote_url
-from selector.quotes.models import FROZEN, Quote, QuoteEvent
+from selector.quotes.models import FROZEN, OPEN, Quote, QuoteEvent
 from selector.quotes.models import Status as QuoteStatus
 from selector.quotes.services import QuoteError
 from selector.quotes.versions import version_rows
@@ -72,12 +72,17 @@ def _editor(request, quote: Quote, lead: Lead, *, form=None, lines=None, approva
     saved = list(quote.lines.all())
     totals = quote.totals(saved)
     can_edit = permissions.can_edit_quotes(user, lead)
+    # A sent version whose lead already has a version in preparation: changes go there
+    # (editing this one's form would overwrite that version's work).
+    open_version = (Quote.objects.filter(lead=lead, status__in=OPEN).first()
+                    if quote.status in FROZEN else None)
     context = {
         "lead": lead, "quote": quote, "form": form, "lines": lines,
         "saved_lines": list(zip(saved, totals.lines, strict=True)), "totals": totals,
         "versions": version_rows(lead),
         "events": quote.events.select_related("actor").order_by("-created_at", "-pk")[:50],
-        "can_edit": can_edit,
+        "can_edit": can_edit and open_version is None,
+        "open_version": open_version,
         "frozen": quote.status in FROZEN,
         "can_send": can_edit and quote.status in (QuoteStatus.DRAFT, QuoteStatus.APPROVED),
         "can_approve": (quote.status == QuoteStatus.PENDING_APPROVAL
@@ -190,7 +195,10 @@ def quote_approve(request: HttpRequest, quote_id) -> HttpResponse:
 def quote_pdf_view(request: HttpRequest, quote_id) -> HttpResponse:
     """The quote's PDF (?lang=zh-hans|en; default: the quote's language)."""
     quote, _lead = quote_for_user(request, quote_id)
-    return pdf.pdf_response(quote, request.GET.get("lang"))
+    response = pdf.pdf_response(quote, request.GET.get("lang"))
+    QuoteEvent.objects.create(quote=quote, kind=QuoteEvent.Kind.EXPORTED,
+                              actor=request.user, data={"format": "pdf"})  # type: ignore[misc]
+    return response
 
 
 @require_safe
@@ -207,3 +215,19 @@ def quote_xlsx_view(request: HttpRequest, quote_id) -> HttpResponse:
 
 
 XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+
+@require_safe
+@staff_required
+def quote_list_export(request: HttpRequest, fmt: str) -> HttpResponse:
+    """The quote list for the ERP or a report: managers and whoever may export leads."""
+    if not permissions.can_export(request.user):
+        raise PermissionDenied
+    if fmt == "csv":
+        response = HttpResponse(listexport.as_csv(request.user),
+                                content_type="text/csv; charset=utf-8")
+    else:
+        response = HttpResponse(listexport.as_xlsx(request.user), content_type=XLSX_TYPE)
+    response["Content-Disposition"] = f'attachment; filename="quotes.{fmt}"'
+    response["X-Content-Type-Options"] = "nosniff"
+    return response

@@ -11,6 +11,10 @@ urlpatterns = [
     path("staff/quotes/<uuid:quote_id>/pdf/", staff_views.quote_pdf_view, name="pdf"),
     path("staff/quotes/<uuid:quote_id>/export.xlsx", staff_views.quote_xlsx_view,
          name="xlsx"),
+    path("staff/quotes/export.csv", staff_views.quote_list_export, {"fmt": "csv"},
+         name="list_csv"),
+    path("staff/quotes/export.xlsx", staff_views.quote_list_export, {"fmt": "xlsx"},
+         name="list_xlsx"),
     # The customer's side: a signed, expiring link to one sent version.
     path("quote/<str:token>/", customer_views.quote_page, name="customer"),
     path("quote/<str:token>/accept/", customer_views.quote_accept, name="customer_accept"),

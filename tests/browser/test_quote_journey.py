@@ -1,7 +1,8 @@
 """From plan to quote, in Chromium against the real services: a qualified lead -> the rep
 makes a quote from its plan and gives 10 % off -> the discount is above the company's 5 %
 threshold, so the quote waits -> the manager approves -> the rep sends it -> the customer
-opens the link on a phone and accepts -> the rep marks the lead won at the accepted total.
+opens the link on a phone and accepts -> the rep marks the lead won at the accepted total
+-> the dashboard counts the quote sent, opened and accepted, its value at "won".
 Screenshots of the editor (1280 and 390 px) and the customer's page go to
 artifacts/quotes/."""
 
@@ -115,3 +116,8 @@ def test_plan_to_accepted_quote(new_page, world, artifacts_dir):
     rep.wait_for_selector(".status-won")
     lead = Lead.objects.get(pk=lead.pk)
     assert (lead.status, lead.deal_value) == ("won", quote.total_amount)
+    rep.goto("/staff/dashboard/")
+    assert rep.text_content("[data-figure=sent]") == "1"
+    assert rep.text_content("[data-figure=viewed]") == "1"
+    assert rep.text_content("[data-figure=accepted]") == "1"
+    assert rep.text_content("[data-stage=won]") == f"¥{quote.total_amount:,.2f}"

@@ -95,3 +95,42 @@ def test_the_xlsx_has_the_lines_and_totals_as_numbers_and_no_formula(client, sen
     assert Decimal(str(body[-1][7])) == Decimal("0.03")  # 0.05 x 50 % = 0.025 -> 0.03
     last = rows[-1]
     assert last[0] == "价税合计" and Decimal(str(last[7])) == sent.total_amount
+
+
+def test_the_quote_list_export_is_for_managers_and_formula_safe(client, sent, sales, manager):
+    import csv as csv_module
+
+    type(sent.lead).objects.filter(pk=sent.lead_id).update(company="=cmd|' /C calc'!A0")
+    login(client, sales)
+    assert client.get(reverse("quotes:list_csv")).status_code == 403
+    login(client, manager)
+    response = client.get(reverse("quotes:list_csv"))
+    assert response.status_code == 200
+    rows = list(csv_module.reader(response.content.decode("utf-8-sig").splitlines()))
+    assert rows[0][0] == "报价单号" and len(rows) == 2
+    assert rows[1][0] == sent.number and rows[1][1] == "'=cmd|' /C calc'!A0"
+    assert rows[1][9] == str(sent.total_amount)
+    sheet = load_workbook(BytesIO(client.get(reverse("quotes:list_xlsx")).content)).active
+    cell = sheet.cell(row=2, column=2)
+    assert cell.value == "=cmd|' /C calc'!A0" and cell.data_type == "s" and cell.quotePrefix
+
+
+def test_expired_quotes_are_marked_by_the_daily_command(sent):
+    import datetime
+
+    from django.core.management import call_command
+    from django.utils import timezone
+
+    from selector.quotes.models import Quote, Status
+
+    Quote.objects.filter(pk=sent.pk).update(valid_until=timezone.localdate()
+                                            - datetime.timedelta(days=1))
+    call_command("quotes_expire", verbosity=0)
+    assert Quote.objects.get(pk=sent.pk).status == Status.EXPIRED
+    assert sent.events.filter(kind="expired").count() == 1
+
+
+def test_staff_pdf_downloads_are_audited(client, sent, sales):
+    login(client, sales)
+    client.get(reverse("quotes:pdf", args=[sent.public_id]))
+    assert sent.events.filter(kind="exported", actor=sales, data__format="pdf").count() == 1

@@ -192,3 +192,17 @@ def test_the_validity_date_is_drawn_in_iso_for_the_date_input(client, quote, sal
     login(client, sales)
     html = client.get(editor(quote)).content.decode()
     assert f'type="date" name="valid_until" value="{quote.valid_until.isoformat()}"' in html
+
+
+def test_a_sent_version_points_to_the_version_in_preparation(client, quote, sales,
+                                                             owned_lead):
+    login(client, sales)
+    client.post(reverse("quotes:send", args=[quote.public_id]))
+    quote.refresh_from_db()
+    client.post(editor(quote), form_data(quote, total_discount_percent="2"))
+    v2 = Quote.objects.get(lead=owned_lead, version=2)
+    html = client.get(editor(quote)).content.decode()
+    assert 'id="quote-form"' not in html and editor(v2) in html
+    # A stale form of V1 posted anyway lands in V2 without making a V3.
+    client.post(editor(quote), form_data(quote, total_discount_percent="4"))
+    assert Quote.objects.filter(lead=owned_lead).count() == 2

@@ -47,4 +47,5 @@ def quotes_dashboard(context, form):
     if form is None or not form.is_valid() or not permissions.is_staff_member(user):
         return {"show": False}
     start, end = form.dates()
-    return {"show": True, "figures": dashboard_figures(start, end, user)}
+    return {"show": True, "figures": dashboard_figures(start, end, user),
+            "can_export": permissions.can_export(user)}
