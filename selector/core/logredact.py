@@ -4,6 +4,7 @@ SECRET_PATHS, in any language prefix:
 - the customer's signed report link, /report/<token>/ and /report/<token>/web/ (a working
   download of their report for 30 days);
 - the result share link and its hand-off, /wizard/r/<token>/ and /wizard/r/<token>/continue/;
+- the customer's signed quote link, /quote/<token>/ (and its accept/, changes/, pdf/);
 - the password-reset link, /staff/password-reset/<uidb64>/<token>/, and the
   /staff/password-reset/<uidb64>/set-password/ page Django moves it to (issue 21, M3:
   whoever read the access log could take an account whose owner had not used the link).
@@ -40,6 +41,8 @@ _SEGMENT = r"[^/?#\s\"'<>]+"
 SECRET_PATHS = (
     (r"/report/", _SEGMENT),
     (r"/wizard/r/", _SEGMENT),
+    # The customer's signed quote link, /quote/<token>/ and its accept, changes and PDF.
+    (r"/quote/", _SEGMENT),
     # <uidb64>/<token>, or <uidb64>/set-password; not the form's own sent/ and done/ pages.
     (r"/password-reset/", rf"(?!(?:sent|done)(?:/|$)){_SEGMENT}(?:/{_SEGMENT})?"),
 )

@@ -31,6 +31,8 @@ HARMLESS = {
     ("staff", "public_id", "UUIDConverter"): "a lead's id; every staff page needs a log-in",
     ("staff", "flag_id", "IntConverter"): "a duplicate flag's row id, behind the log-in",
     ("wizard", "identifier", "SlugConverter"): "the name of a wizard step",
+    ("quotes", "public_id", "UUIDConverter"): "a lead's id; the quote pages need a log-in",
+    ("quotes", "quote_id", "UUIDConverter"): "a quote's id; the staff quote pages need a log-in",
     # The admin: every page needs a staff log-in and names rows by their ids.
     ("admin", "object_id", "PathConverter"): "a row's primary key",
     ("admin", "content_type_id", "PathConverter"): "a content type's id",
@@ -92,7 +94,9 @@ def _leaks(resolver=None, urlconf=None) -> list[str]:
 def test_the_walk_finds_every_known_token_route():
     names = {(ns, name) for ns, name, _params, _secret in _secret_routes()}
     assert names == {("wizard", "shared"), ("wizard", "handoff"), ("reports", "customer"),
-                     ("reports", "customer_web"), ("staff", "password_reset_confirm")}
+                     ("reports", "customer_web"), ("staff", "password_reset_confirm"),
+                     ("quotes", "customer"), ("quotes", "customer_accept"),
+                     ("quotes", "customer_pdf"), ("quotes", "customer_changes")}
 
 
 def test_no_token_route_leaves_its_secret_in_a_log_line():
