@@ -272,6 +272,23 @@ def note_text(note: Note, plan: FabricPlan) -> str:
     if key == "core_ports_split":
         return _("The 800G spine ports run as 2 × 400G links: that saves a tier, as in "
                  "NVIDIA's DGX B300 SuperPOD (800G switches and optics throughout).")
+    if key == "even_spines_headlined":
+        text = _("%(spines)s spines, not the minimum %(minimum)s: every leaf reaches every "
+                 "spine over the same number of links, as in NVIDIA's published DGX SuperPOD "
+                 "designs, so ECMP spreads the load evenly.") % {
+            "spines": p.get("spines"), "minimum": p.get("minimum")}
+        if p.get("extra_uplinks"):
+            text += " " + _("Leaves one GPU short are cabled like the full ones: %(extra)s "
+                            "more uplinks.") % {"extra": _n(p.get("extra_uplinks", 0))}
+        return text
+    if key == "adaptive_routing_400g":
+        return _("The 800G switch ports run as 2 × 400G links: Spectrum-4 supports adaptive "
+                 "routing on 200G and 400G links, not on 800G ones, so the fabric keeps it, as "
+                 "NVIDIA's DGX B300 SuperPOD does. The switches, optics and fibres are those "
+                 "of the 800G design.")
+    if key == "core_800g_saves_tier":
+        return _("The spine links run at 800G because that saves a tier here; Spectrum-4 has "
+                 "no adaptive routing on 800G links, so they use ECMP.")
     if key == "vendor_unavailable":
         return _("No switch of your preferred vendor in our catalogue fits this fabric; the "
                  "plan shows the vendor-neutral pick.")
