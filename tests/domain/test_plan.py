@@ -477,3 +477,22 @@ def test_an_800g_ethernet_nic_without_a_catalogue_module_is_reported():
     assert not any(line.tier == "gpu" and line.end == "nic" for line in p.bom)
     assert any(n.key == "no_part" and n.params.get("end") == "nic" for n in p.notes)
     assert not p.power_complete
+
+
+def test_the_infiniband_alternative_has_its_own_parts():
+    """Finding 8: the XDR plan listed the RoCE plan's 2 x 400G Ethernet modules on its 800G
+    XDR links. A 100G-PAM4 twin-port module never carries an XDR link; the tiers without
+    an XDR part are named for our engineers, and the cost is then incomplete."""
+    ib = plan(Fabric.INFINIBAND, 2048, nic_speed=800)
+    assert ib.uplink_gbps == 800 and ib.switch.model.startswith("Quantum-X800")
+    assert [line.kind for line in ib.bom] == ["switch"]
+    missing = {(n.params["tier"], n.params.get("end", "")) for n in ib.notes
+               if n.key == "no_part"}
+    assert {("gpu", ""), ("leaf_spine", "")} <= missing
+    # NDR keeps the twin-port OSFP modules NVIDIA documents for it.
+    ndr = plan(Fabric.INFINIBAND, 1024, nic_speed=400)
+    assert {"MMA4Z00-NS", "MMA4Z00-NS400"} <= {line.model for line in ndr.bom}
+    # The RoCE plan of the same cluster lists its own (Ethernet) parts.
+    roce = plan(Fabric.ROCE_800, 2048, nic_speed=800)
+    assert any(line.kind == "module" for line in roce.bom)
+    assert {line.key for line in roce.bom} != {line.key for line in ib.bom}
