@@ -11,8 +11,9 @@ Pure Python, no Django. How the plan follows the hardware the customer named:
   (ConnectX-8 firmware release notes), and NVIDIA's DGX B300 SuperPOD gives "each GPU
   2x 400GbE connectivity through two different planes". Each GPU still gets 800G.
 * Small clusters: when a plane fits one switch it is one switch; a cluster that would be
-  a single switch gets a redundant pair instead (the rails split over two switches, so a
-  switch failure halves the bandwidth but leaves every server connected; cross-rail
+  a single switch gets a redundant pair instead (the rails split over two switches: a
+  switch failure stops a running NCCL job on its rails, which restarts on the surviving
+  rails at half the bandwidth, every server still connected; cross-rail
   traffic crosses the servers' own NVLink). Several rails share a leaf when it has the
   ports. Every leaf/spine plan has at least two spines and two uplinks per leaf.
 * Huge clusters: rails split over more planes until every plane fits three tiers; beyond

@@ -228,9 +228,12 @@ def note_text(note: Note, plan: FabricPlan) -> str:
     key = note.key
     if key == "redundant_pair":
         return _("Redundant pair: %(a)s rails on one switch, the other %(b)s on the second. A "
-                 "switch failure halves the bandwidth and leaves every server connected; "
-                 "traffic between rails goes through the GPU interconnect inside the servers "
-                 "(NVLink on HGX/DGX servers).") % {
+                 "switch failure takes down the links of its rails: a running NCCL job that "
+                 "uses them stops with a network error and must be restarted (from its last "
+                 "checkpoint). Every server stays connected through the other switch, so the "
+                 "restarted job runs on its rails at half the bandwidth; traffic between rails "
+                 "goes through the GPU interconnect inside the servers (NVLink on HGX/DGX "
+                 "servers).") % {
             "a": p.get("rails_a"), "b": p.get("rails_b")}
     if key == "single_switch_one_rail":
         return _("One NIC per server: a single switch carries the fabric. A redundant second "
