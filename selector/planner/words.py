@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy
 
 from selector.domain import Fabric, FabricOption, FabricPlan, TuningProfile
 from selector.domain.plan import Note
-from selector.domain.tuning import PortGroup, Warn
+from selector.domain.tuning import InfinibandTuning, PortGroup, Warn
 
 
 def _n(value) -> str:
@@ -130,7 +130,24 @@ REMARKS = {
         "NCCL_IB_TC: the traffic class of NCCL's RDMA traffic"),
     "The DSCP is the six most significant bits of the DS field": gettext_lazy(
         "The DSCP is the six most significant bits of the DS field"),
+    "Fat Tree: for a symmetrical or almost symmetrical fat tree, also when leaves are not "
+    "fully staffed": gettext_lazy(
+        "Fat Tree: for a symmetrical or almost symmetrical fat tree, also when leaves are not "
+        "fully staffed"),
+    "Fat-tree routing is credit-loop-free": gettext_lazy("Fat-tree routing is credit-loop-free"),
+    "SHIELD and adaptive routing notification are enabled by default (shield_mode)":
+        gettext_lazy("SHIELD and adaptive routing notification are enabled by default "
+                     "(shield_mode)"),
+    "NCCL_COLLNET_ENABLE=1 enables SHARP with the plugin; each leaf switch on one rail of "
+    "every server": gettext_lazy(
+        "NCCL_COLLNET_ENABLE=1 enables SHARP with the plugin; each leaf switch on one rail of "
+        "every server"),
+    "SHARP needs ConnectX-6 HDR and Quantum HDR or later": gettext_lazy(
+        "SHARP needs ConnectX-6 HDR and Quantum HDR or later"),
+    "NCCL_IB_SL: the InfiniBand service level, default 0": gettext_lazy(
+        "NCCL_IB_SL: the InfiniBand service level, default 0"),
 }
+
 
 
 def remark(text: str) -> str:
@@ -141,7 +158,7 @@ def remark(text: str) -> str:
 FAMILY_LABELS = {
     "nvidia-spectrum": gettext_lazy("NVIDIA Spectrum with Cumulus Linux (NVUE)"),
     "sonic": gettext_lazy("SONiC (community QoS defaults)"),
-    "nvidia-quantum": "NVIDIA Quantum InfiniBand",
+    "nvidia-quantum": gettext_lazy("NVIDIA Quantum InfiniBand (subnet manager and NCCL)"),
 }
 
 
@@ -339,6 +356,29 @@ def port_group_text(group: PortGroup) -> str:
         mode = _("lossy (ECN only): too long for PFC headroom")
     return _("%(role)s: %(count)s ports, links up to %(cable)s m, %(mode)s") % {
         "role": role, "count": _n(group.count), "cable": _n(group.cable_m), "mode": mode}
+
+
+def infiniband_intro() -> str:
+    return _("InfiniBand is lossless by design (credit-based flow control): there is no PFC or "
+             "ECN to tune. What matters is the subnet manager's routing, its self-healing, "
+             "in-network reduction (SHARP) and what must stay at its default.")
+
+
+def infiniband_rows(t: InfinibandTuning) -> list[tuple[str, str, str, str]]:
+    return [
+        ("routing_engine", _("Subnet manager routing engine"), "ftree",
+         _("Fat-tree routing for the rail-optimized fat tree; credit-loop free.")),
+        ("shield", _("SHIELD (self-healing, adaptive routing notification)"),
+         _("On (the default): do not turn it off"),
+         _("The switches reroute around a failed link without waiting for the subnet "
+           "manager.")),
+        ("sharp", _("In-network reduction (SHARP)"), "NCCL_COLLNET_ENABLE=1",
+         _("Needs the NCCL-RDMA-SHARP plugin and the SHARP aggregation manager; the "
+           "rail-optimized wiring (each leaf on one rail of every server) is what SHARP "
+           "requires.")),
+        ("service_level", _("Service level (SL)"), _("0 (the default): do not change"),
+         _("Change it only together with the subnet manager's QoS policy.")),
+    ]
 
 
 def tuning_intro(profile: TuningProfile) -> str:
