@@ -7,11 +7,11 @@ from __future__ import annotations
 import pytest
 from django.utils import translation
 
-from selector.domain import DEFAULT_CATALOGUE, Answers, recommend
+from selector.domain import DEFAULT_CATALOGUE, Answers, Budget, recommend
 from selector.domain.catalogue import internal_path
 from selector.planner.presenter import api_dict, present
 
-IB = Answers(256, budget="performance")
+IB = Answers(256, budget=Budget.PERFORMANCE)
 
 
 def test_an_infiniband_plan_has_a_cited_tuning_card():
