@@ -1,6 +1,9 @@
 """Spam protection without a third-party CAPTCHA: a per-IP (selector.core.request.client_ip)
 rate limit of accepted leads on the shared cache, and the signed, single-use form-start
-stamp, bound to the visitor's wizard session, for the minimum fill time."""
+stamp, bound to the visitor's wizard session, for the minimum fill time. The fill time
+counts from the first render of the form in the visitor's session (``first_render``): a
+redisplay after a refusal never restarts it, so a person who forgot the consent box and
+ticks it is not refused as too quick."""
 
 import contextlib
 import secrets
@@ -16,6 +19,10 @@ from selector.core.request import client_ip
 _STARTED_SALT = "selector.leads.contact.started"
 # A contact form older than this is refused as stale (a fresh one is issued).
 FORM_MAX_AGE_SECONDS = 24 * 60 * 60
+# The session's first-render time is reused while younger than this, so a stamp issued with
+# it stays valid for at least FORM_MAX_AGE_SECONDS - FIRST_RENDER_REUSE_SECONDS.
+FIRST_RENDER_REUSE_SECONDS = FORM_MAX_AGE_SECONDS // 2
+FIRST_RENDER_KEY = "contact_first_render"
 
 
 def _rate_key(request: HttpRequest, scope: str) -> tuple[str, int]:
@@ -57,16 +64,32 @@ def retry_after_seconds() -> int:
     return max(1, int(window - time.time() % window))
 
 
+def first_render(request: HttpRequest, wizard_session_id) -> float:
+    """When this session first rendered the contact form of this wizard session: stored in
+    the session on the first render, read by every later one (a redisplay after a refused
+    submission, a reload, Back). Restarts for another wizard session or once older than
+    FIRST_RENDER_REUSE_SECONDS."""
+    stored = request.session.get(FIRST_RENDER_KEY)
+    current = time.time()
+    if (isinstance(stored, dict) and stored.get("s") == str(wizard_session_id)
+            and isinstance(stored.get("t"), int | float)
+            and 0 <= current - stored["t"] < FIRST_RENDER_REUSE_SECONDS):
+        return float(stored["t"])
+    request.session[FIRST_RENDER_KEY] = {"s": str(wizard_session_id), "t": current}
+    return current
+
+
 def form_started_token(wizard_session_id, *, now: float | None = None) -> str:
-    """The contact form's start stamp: when it was rendered, for which wizard session, and a
-    nonce that makes it usable once (``form_fill_seconds``)."""
+    """The contact form's start stamp: when the form was first rendered (``now``, by
+    default the present; the view passes ``first_render``), for which wizard session, and
+    a fresh nonce that makes this stamp usable once (``form_fill_seconds``)."""
     return signing.dumps({"t": time.time() if now is None else now,
                           "s": str(wizard_session_id), "n": secrets.token_urlsafe(12)},
                          salt=_STARTED_SALT)
 
 
 def form_fill_seconds(token: str, wizard_session_id) -> float | None:
-    """Seconds since the form carrying ``token`` was rendered; None when the token is
+    """Seconds since the form carrying ``token`` was first rendered; None when the token is
     forged, stale, issued to another wizard session or already used. Reading it uses it:
     the nonce is recorded in the shared cache for as long as a token lives, so one form
     cannot be replayed for many leads (a re-rendered form carries a fresh token)."""

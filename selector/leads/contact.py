@@ -54,7 +54,9 @@ def _remember(request: HttpRequest, lead: Lead) -> None:
 # later successful submit never lands on a POST). Read once, dropped after DRAFT_MAX_AGE.
 DRAFT_KEY = "contact_draft"
 DRAFT_MAX_AGE = 15 * 60
-_DRAFT_SKIP = {"csrfmiddlewaretoken"}
+# Not kept: the token, the start stamp (the redisplay issues its own) and the honeypot (a
+# person's browser that autofilled the hidden field must not be refused again and again).
+_DRAFT_SKIP = {"csrfmiddlewaretoken", "started", "website"}
 
 
 def _stash_draft(request: HttpRequest, form: ContactForm) -> None:
@@ -129,7 +131,9 @@ def contact(request: HttpRequest) -> HttpResponse:
 
     form = _pop_draft(request) or ContactForm()
     return render(request, "leads/contact.html", {
-        "form": form, "started": abuse.form_started_token(ws.pk), "answers": answers,
+        # The fill time counts from the first render in this session, not this one.
+        "form": form, "answers": answers,
+        "started": abuse.form_started_token(ws.pk, now=abuse.first_render(request, ws.pk)),
         **_privacy_context()})
 
 

@@ -20,11 +20,13 @@ class ContactForm(forms.Form):
 
     Besides the visible fields it carries a honeypot (``website``, hidden from people by
     CSS and from screen readers by aria-hidden) and ``started``, a signed timestamp of when
-    the form was rendered (``abuse.form_started_token()``, put in the page by the view,
-    fresh on every render, bound to the visitor's wizard session and usable once), for the
-    minimum fill time. ``redisplay=True`` re-validates a refused form's draft for display
-    only: the abuse checks ran on its POST (and the stamp is spent), so they are not run
-    again; the view re-adds the message the visitor was given."""
+    the form was first rendered in the visitor's session (``abuse.form_started_token()``
+    with ``abuse.first_render()``, put in the page by the view: a fresh nonce on every
+    render, the same start time on a redisplay, bound to the visitor's wizard session and
+    usable once), for the minimum fill time. ``redisplay=True`` re-validates a refused
+    form's draft for display only: the abuse checks ran on its POST (and the stamp is
+    spent), so they are not run again; the view re-adds the message the visitor was
+    given."""
 
     name = _text(_("Name"), 100, widget=forms.TextInput(attrs={"autocomplete": "name"}))
     company = _text(_("Company"), 200,
@@ -94,10 +96,16 @@ class ContactForm(forms.Form):
         return cleaned
 
     abuse: str | None = None
-    TOO_FAST_MESSAGE = _("That was very quick. Please check your details and submit again.")
+    # A refused-as-bot submission is redisplayed with what was typed (contact.py keeps a
+    # draft); each message says so and what to do.
+    TOO_FAST_MESSAGE = _("That was quicker than a person usually types, so we did not send "
+                         "it yet. Your details are kept: please check them and send the form "
+                         "again.")
     ABUSE_MESSAGES = {
-        "honeypot": _("We could not accept this submission. Please try again."),
-        "stale": _("This form has expired. Please check your details and submit again."),
+        "honeypot": _("We could not accept this submission. Your details are kept: please "
+                      "check them and send the form again."),
+        "stale": _("This form had expired, so we did not send it yet. Your details are kept: "
+                   "please check them and send the form again."),
         "too_fast": TOO_FAST_MESSAGE,
     }
 

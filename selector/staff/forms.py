@@ -10,14 +10,13 @@ from django import forms
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import AuthenticationForm
-from django.forms.renderers import Jinja2
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext, pgettext_lazy
 
 from selector.core.explain import FABRIC_SHORT
 from selector.leads.models import Lead, LostReason, NextActionKind, Score, Status
-from selector.staff import lockout, permissions
+from selector.staff import lockout, mfa, permissions
 from selector.staff.models import StaffProfile
 from selector.staff.services import ACTIVITY_OUTCOMES
 
@@ -77,24 +76,15 @@ OWNER_MINE, OWNER_NONE, OWNER_ANY = "mine", "none", "any"
 # UTC, would overflow datetime at year 1 or 9999 (a 500 before).
 DATE_MIN, DATE_MAX = date(2000, 1, 1), date(2099, 12, 31)
 
-# The workspace's forms draw their widgets with Django's own Jinja2 widget templates
-# (django/forms/jinja2, the same markup as its template-language ones): a lead page's 15
-# widgets cost about a fifth of its Python calls fewer that way (tests/staff/
-# test_form_renderer.py shows the markup is the same). Set on these forms, not as
-# settings.FORM_RENDERER: the admin's widgets have no Jinja2 templates. One instance, so
-# the Jinja2 environment and its compiled templates are made once per process.
-WIDGET_RENDERER = Jinja2()
-
 
 class StaffForm(forms.Form):
-    """A form of the workspace (its widgets drawn by WIDGET_RENDERER).
+    """A form of the workspace.
 
     ``id_prefix`` goes into the fields' element ids (``id_<prefix>_<field>``) where several
     forms share a page and field names (the lead page's status, activity and next-action
     forms each have a ``note``): every <label for> and aria-describedby then points at its
     own field. The fields' names, and so what is posted, do not change."""
 
-    default_renderer = WIDGET_RENDERER
     id_prefix = ""
 
     def __init__(self, *args, **kwargs):
@@ -132,7 +122,6 @@ class LoginForm(AuthenticationForm):
     is told how long to wait, before the password is even checked; a wrong password is
     counted for this address."""
 
-    default_renderer = WIDGET_RENDERER
 
     error_messages = {
         **AuthenticationForm.error_messages,
@@ -160,6 +149,82 @@ class CodeForm(StaffForm):
         help_text=_("The 6-digit code from your authenticator app, or a recovery code."),
         widget=forms.TextInput(attrs={"autocomplete": "one-time-code", "inputmode": "numeric",
                                       "autofocus": True, "autocapitalize": "off"}))
+
+
+class ReauthForm(StaffForm):
+    """What a stolen session lacks, asked again in the same request as a change to the
+    user's second factor (issue 21, M4): the password, and, when the user has two-factor
+    log-in, a current code from the authenticator or one of the recovery codes (a recovery
+    code is used up). Wrong passwords count towards the log-in throttle of this address
+    (selector.staff.lockout), so the form cannot be used to guess the password either;
+    django-otp throttles wrong codes per device. ``device`` is the device that accepted the
+    current code."""
+
+    password = forms.CharField(
+        label=_("Your password"), strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}))
+    current_code = forms.CharField(
+        label=_("Current code"), max_length=32, strip=True,
+        help_text=_("A code from the authenticator app you use now, or one of your "
+                    "recovery codes."),
+        widget=forms.TextInput(attrs={"autocomplete": "one-time-code", "inputmode": "numeric",
+                                      "autocapitalize": "off"}))
+
+    def __init__(self, data=None, *, request, user, **kwargs):
+        super().__init__(data, **kwargs)
+        self.request, self.user, self.device = request, user, None
+        if not mfa.enrolled(user):
+            del self.fields["current_code"]
+
+    def clean(self):
+        cleaned = super().clean()
+        name = self.user.get_username()
+        wait = lockout.wait_seconds(self.request, name)
+        if wait:
+            raise forms.ValidationError(LoginForm.error_messages["throttled"],
+                                        code="throttled", params={"wait": wait_text(wait)})
+        if "password" not in cleaned or ("current_code" in self.fields
+                                         and "current_code" not in cleaned):
+            return cleaned  # a missing field: its own error says so
+        if not self.user.check_password(cleaned["password"]):
+            lockout.record_failure(self.request, name)
+            self.add_error("password", _("This is not your password."))
+            return cleaned
+        if "current_code" in self.fields:
+            self.device = mfa.verify(self.user, cleaned["current_code"])
+            if self.device is None:
+                self.add_error("current_code", _(
+                    "This code is not right, or it has been used. Enter the code your "
+                    "current app shows now, or one of your recovery codes."))
+        return cleaned
+
+
+class SetupForm(ReauthForm):
+    """Enrolment: the first code of the new authenticator. From a logged-in session with
+    the password (and a current code when one is being replaced); half-way through a
+    log-in (``reauth=False``: only for a user with no second factor, who gave the password
+    a moment ago) the new code alone."""
+
+    code = forms.CharField(
+        label=_("Code from the new app"), max_length=32, strip=True,
+        widget=forms.TextInput(attrs={"autocomplete": "one-time-code", "inputmode": "numeric",
+                                      "autofocus": True, "autocapitalize": "off"}))
+
+    def __init__(self, data=None, *, request, user, reauth: bool, **kwargs):
+        super().__init__(data, request=request, user=user, **kwargs)
+        self.reauth = reauth
+        if reauth:
+            self.fields["code"].widget.attrs.pop("autofocus", None)
+            self.fields["password"].widget.attrs["autofocus"] = True
+        else:
+            self.fields["code"].label = CodeForm.base_fields["code"].label
+            del self.fields["password"]
+            self.fields.pop("current_code", None)
+
+    def clean(self):
+        if not self.reauth:
+            return forms.Form.clean(self)
+        return super().clean()
 
 
 class MfaResetForm(StaffForm):
@@ -329,7 +394,6 @@ class MergeForm(StaffForm):
 
 
 class ProfileForm(forms.ModelForm):
-    default_renderer = WIDGET_RENDERER
 
     class Meta:
         model = StaffProfile

@@ -7,8 +7,15 @@ STAFF_MFA_REQUIRED is on (then a user without one enrols before the session star
    session for PENDING_SECONDS, with where to go afterwards. Nothing is logged in.
 2. A code from the authenticator app, or one of the ten single-use recovery codes,
    ``verify``-ies; or, when enrolling, the first code confirms the new authenticator.
-   Only then does ``selector.staff.views.auth`` log the user in, with the device recorded in
-   the session (django-otp's ``is_verified``).
+   Enrolment half-way through a log-in is open only to a user with no confirmed device
+   (``enrolled``); anyone else goes to the code page. Only then does
+   ``selector.staff.views.auth`` log the user in, with the device recorded in the session
+   (django-otp's ``is_verified``).
+
+From a logged-in session, replacing the authenticator, new recovery codes and turning
+two-factor log-in off need the password and a current code (or a recovery code) in the
+same request (``selector.staff.forms.ReauthForm``); the user is mailed each time
+(``selector.staff.tasks.account_notice``). A stolen session alone cannot do any of it.
 
 There is never an authenticated session that should have passed the second step and has
 not: ``selector.staff.middleware`` ends any such session (one started before the user
@@ -88,6 +95,13 @@ def has_authenticator(user) -> bool:
     return TOTPDevice.objects.filter(user=user, confirmed=True).exists()
 
 
+def enrolled(user) -> bool:
+    """Whether ``user`` has any confirmed second factor (an authenticator or recovery codes):
+    then nobody half-way through a log-in may enrol a new one, and replacing it from a
+    logged-in session needs the password and a current code."""
+    return user_has_device(user, confirmed=True)
+
+
 @transaction.atomic
 def verify(user, code: str):
     """The device that accepts ``code`` (a 6-digit authenticator code or a recovery code),
@@ -112,10 +126,18 @@ def unconfirmed_authenticator(user) -> TOTPDevice:
 
 
 @transaction.atomic
-def confirm(device: TOTPDevice, code: str) -> list[str] | None:
-    """Confirm a new authenticator with its first code; replaces any earlier one and issues
-    fresh recovery codes (returned, to be shown once). None when the code is wrong."""
+def confirm(device: TOTPDevice, code: str, *, replace: bool) -> list[str] | None:
+    """Confirm a new authenticator with its first code; issues fresh recovery codes
+    (returned, to be shown once). None when the code is wrong.
+
+    ``replace`` says the caller has proved it may replace an earlier second factor (the
+    password and a current code, ``selector.staff.forms.ReauthForm``); without it nothing is
+    confirmed for a user who has one. The user's row is locked, so two enrolments cannot
+    both pass that check."""
     code = "".join(str(code).split())[:12]
+    get_user_model().objects.select_for_update().filter(pk=device.user_id).first()
+    if not replace and enrolled(device.user):
+        return None
     # A malformed code is refused before django-otp counts it against the device.
     if not (code.isdigit() and len(code) == device.digits) or not device.verify_token(code):
         return None

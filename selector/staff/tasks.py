@@ -32,6 +32,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 from django_tasks_db.models import DBTaskResult
 
 from selector.core.siteurl import site_url
@@ -153,6 +154,53 @@ def assigned(lead_public_id: str, owner_pk: int) -> str:
             link_text=str(_("Open the lead")), mobiles=mobiles, names=names,
             event="lead.assigned", facts={"report_number": lead.report_number})
         return "sent" if _send(owner, message, message.title) else "failed"
+
+
+# --- account security notices ------------------------------------------------------
+
+# What happened to the user's second factor (issue 21, M4): each is mailed to the user, so
+# an owner learns of a change they did not make.
+NOTICES = {
+    "mfa_enrolled": _lazy("Two-factor log-in was turned on for your account"),
+    "mfa_replaced": _lazy("A new authenticator app was set up for your account"),
+    "recovery_codes": _lazy("New recovery codes were made for your account"),
+    "mfa_off": _lazy("Two-factor log-in was turned off for your account"),
+}
+
+
+def schedule_account_notice(user, kind: str, ip: str) -> None:
+    """Mail ``user`` about ``kind`` once the change is committed (nothing is said of a
+    change that rolled back)."""
+    assert kind in NOTICES
+    when, pk = timezone.now().isoformat(), user.pk
+    transaction.on_commit(lambda: account_notice.enqueue(pk, kind, ip, when), robust=True)
+
+
+@task
+def account_notice(user_pk: int, kind: str, ip: str, when_iso: str) -> str:
+    """The e-mail only (never the group robot: it is the user's own business)."""
+    user = get_user_model().objects.filter(pk=user_pk).first()
+    if user is None or not user.email or kind not in NOTICES:
+        return "no-address"
+    with translation.override(profile(user).language):
+        title = str(NOTICES[kind])
+        when = timezone.localtime(dt.datetime.fromisoformat(when_iso))
+        lines = (
+            str(_("When: %(time)s, from the address %(ip)s.") % {
+                "time": f"{when:%Y-%m-%d %H:%M}", "ip": ip}),
+            str(_("If this was not you, tell a manager at once (they can reset your "
+                  "two-factor log-in) and change your password.")),
+        )
+        message = notify.Message(title=title, lines=lines,
+                                 link=site_url() + reverse("staff:mfa"),
+                                 link_text=str(_("Open your two-factor log-in page")),
+                                 event="staff.account", facts={"kind": kind})
+        mail = EmailMultiAlternatives(subject=title, to=[user.email], body="\n".join(
+            [title, *lines, "", message.link]))
+        mail.attach_alternative(render_to_string("staff/email/message.html",
+                                                 {"message": message}), "text/html")
+    mail.send()  # a failure fails the task (its result says so), no silent loss
+    return "sent"
 
 
 # --- SLA and digests ----------------------------------------------------------------

@@ -103,3 +103,69 @@ def test_it_works_without_javascript_in_chinese(new_page, live_server):
     assert page.locator("h1").inner_text() == "感谢您，王芳"
     lead = Lead.objects.get()
     assert lead.wizard_session_id == ws.pk and lead.language == "zh-hans"
+
+
+def _finished_wizard_page(new_page, live_server, *, js: bool, language: str = "zh-hans"):
+    ws = WizardSession.objects.create(answers=ANSWERS, furthest_step=6,
+                                      result_at=timezone.now(), language=language)
+    store = SessionStore()
+    store["wizard_session_id"] = str(ws.pk)
+    store.create()
+    page = new_page(js=js)
+    page.context.add_cookies([{"name": django_settings.SESSION_COOKIE_NAME,
+                               "value": store.session_key, "url": live_server.url}])
+    return page
+
+
+@pytest.mark.parametrize("js", [True, False], ids=["js", "nojs"])
+def test_a_person_who_forgot_the_consent_box_is_not_refused_as_too_quick(
+        new_page, live_server, artifacts_dir, settings, js):
+    """Issue 26's trap at the production minimum (3 s): fill the form, forget the consent
+    box, send; the form comes back with the error and everything typed; tick the box and
+    send at once: the lead is stored (before, "提交得太快了": the timer restarted)."""
+    settings.LEAD_MIN_FILL_SECONDS = 3
+    page = _finished_wizard_page(new_page, live_server, js=js)
+    page.goto("/contact/")
+    _fill_contact(page, "王芳")
+    page.wait_for_timeout(2000)  # with _fill_contact's 1.5 s: a person's 3.5 s
+    page.click(".lead-form button[type=submit]")
+    page.wait_for_selector("[data-testid=error-summary]")
+    assert "/contact/thanks/" not in page.url
+    summary = page.get_by_test_id("error-summary").inner_text()
+    assert "需要您的同意，我们才能发送报告。" in summary and "快" not in summary
+    assert page.input_value("input[name=name]") == "王芳"
+    assert page.input_value("input[name=phone]") == "138 1234 5678"
+    page.screenshot(path=str(artifacts_dir("leads") / f"consent-forgotten-{'js' if js else 'nojs'}"
+                             ".png"), full_page=True)
+    page.check("input[name=consent]")
+    page.click(".lead-form button[type=submit]")  # within a second of the redisplay
+    page.wait_for_url("**/contact/thanks/")
+    assert page.locator("h1").inner_text() == "感谢您，王芳"
+    lead = Lead.objects.get()
+    assert (lead.name, lead.company) == ("王芳", "Shenzhen Compute Ltd.")
+
+
+def test_a_form_sent_too_quickly_comes_back_filled_in_and_says_what_to_do(
+        new_page, live_server, artifacts_dir, settings):
+    """A password manager fills the form and the person sends it at once (English): refused,
+    every field still filled in, the message says to check and send again; sending again
+    once the minimum has passed since the form first appeared stores the lead."""
+    settings.LEAD_MIN_FILL_SECONDS = 3
+    page = _finished_wizard_page(new_page, live_server, js=True, language="en")
+    page.goto("/en/contact/")
+    page.fill("input[name=name]", "Li Lei")
+    page.fill("input[name=company]", "Shenzhen Compute Ltd.")
+    page.fill("input[name=phone]", "138 1234 5678")
+    page.check("input[name=consent]")
+    page.click(".lead-form button[type=submit]")
+    page.wait_for_selector("[data-testid=error-summary]")
+    assert "Your details are kept: please check them and send the form again." in \
+        page.get_by_test_id("error-summary").inner_text()
+    assert page.input_value("input[name=company]") == "Shenzhen Compute Ltd."
+    assert page.is_checked("input[name=consent]")
+    assert Lead.objects.count() == 0
+    page.screenshot(path=str(artifacts_dir("leads") / "too-quick-en.png"), full_page=True)
+    page.wait_for_timeout(3100)
+    page.click(".lead-form button[type=submit]")
+    page.wait_for_url("**/en/contact/thanks/")
+    assert Lead.objects.get().name == "Li Lei"

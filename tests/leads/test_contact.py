@@ -1,4 +1,5 @@
 import re
+from types import SimpleNamespace
 
 import pytest
 from django.test import Client
@@ -165,8 +166,8 @@ def test_a_form_filled_faster_than_the_minimum_is_refused(visitor, seconds_ago):
 
     too_fast = started_token(visitor, seconds_ago)
     response = refused(visitor, contact_data(visitor, started=too_fast))
-    assert "very quick" in str(response.context["form"].non_field_errors()) or \
-        "太快" in str(response.context["form"].non_field_errors())
+    assert response.context["form"].abuse == "too_fast"
+    assert "快于通常的手动填写" in str(response.context["form"].non_field_errors())
     assert Lead.objects.count() == 0
 
 
@@ -199,6 +200,108 @@ def test_a_rerendered_form_carries_a_fresh_start_stamp(visitor):
 
     response = refused(visitor, contact_data(visitor, email="nope"))
     assert form_fill_seconds(response.context["started"], visitor.session["wizard_session_id"]) < 2
+
+
+class Clock:
+    """The fill-time checks' clock (``time.time`` as selector.leads.abuse sees it), moved
+    by hand."""
+
+    def __init__(self):
+        import time
+
+        self.now = time.time()
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    from selector.leads import abuse
+
+    fake = Clock()
+    monkeypatch.setattr(abuse, "time", SimpleNamespace(time=fake))
+    return fake
+
+
+def test_a_person_who_forgot_the_consent_box_is_not_refused_as_too_quick(visitor, clock):
+    """The trap of issue 26: type for a while, forget the consent box, send; tick it and send
+    within a second. The fill time counts from the first render of the form in this
+    session, so the redisplay does not restart it."""
+    first = visitor.get(URL)
+    clock.advance(20)  # a person types
+    page = refused(visitor, contact_data(visitor, consent=None, started=first.context["started"]))
+    assert "consent" in page.context["form"].errors
+    assert page.context["form"]["name"].value() == "张伟"  # what was typed is kept
+    clock.advance(0.8)  # ticks the box and sends again
+    response = visitor.post(URL, contact_data(visitor, started=page.context["started"]))
+    assert response.status_code == 302 and response["Location"] == "/contact/thanks/"
+    lead = Lead.objects.get()
+    assert (lead.name, lead.phone) == ("张伟", "+8613812345678")
+    assert lead.consent_given_at is not None
+
+
+def test_a_reload_of_the_form_does_not_restart_the_fill_time(visitor, clock):
+    visitor.get(URL)
+    clock.advance(10)
+    again = visitor.get(URL)
+    clock.advance(0.5)
+    assert visitor.post(URL, contact_data(visitor, started=again.context["started"])) \
+        .status_code == 302
+    assert Lead.objects.count() == 1
+
+
+def test_a_submission_refused_as_too_quick_keeps_what_was_typed_and_says_what_to_do(visitor,
+                                                                                   clock):
+    """Sent one second after the form appeared (a password manager, a pasted block): refused,
+    every field as typed (the consent tick too), the message says to check and send again;
+    sent again once the minimum has passed since the first render, it is accepted."""
+    first = visitor.get(URL)
+    clock.advance(1)
+    page = refused(visitor, contact_data(visitor, started=first.context["started"]))
+    form = page.context["form"]
+    assert form.abuse == "too_fast" and Lead.objects.count() == 0
+    html = page.content.decode()
+    assert "您填写的信息已保留：请检查后再次提交表单。" in html
+    for name, value in [("name", "张伟"), ("company", "深圳算力科技有限公司"),
+                        ("email", "zhang.wei@example.com"), ("wechat", "zhangwei_ai")]:
+        assert f'name="{name}" value="{value}"' in html or \
+            re.search(rf'value="{re.escape(value)}"[^>]*name="{name}"', html), name
+    assert form["consent"].value() is True
+    assert "请尽快联系。" in html
+    clock.advance(2.5)  # 3.5 s since the first render: more than LEAD_MIN_FILL_SECONDS
+    response = visitor.post(URL, contact_data(visitor, started=page.context["started"]))
+    assert response.status_code == 302
+    assert Lead.objects.get().company == "深圳算力科技有限公司"
+
+
+def test_a_refused_honeypot_is_not_kept_in_the_redisplayed_form(visitor, clock):
+    """A browser that autofilled the hidden field must not be refused forever: the redisplay
+    keeps the person's details but not the honeypot, and says what to do."""
+    first = visitor.get(URL)
+    clock.advance(10)
+    page = refused(visitor, contact_data(visitor, started=first.context["started"],
+                                         website="https://example.com"))
+    assert page.context["form"].abuse == "honeypot"
+    assert page.context["form"]["website"].value() in (None, "")
+    assert page.context["form"]["name"].value() == "张伟"
+    assert "请检查后再次提交表单" in page.content.decode()
+    clock.advance(1)
+    visitor.post(URL, contact_data(visitor, started=page.context["started"]))
+    assert Lead.objects.count() == 1
+
+
+def test_another_wizard_session_starts_its_own_fill_time(visitor, clock, client):
+    visitor.get(URL)
+    clock.advance(60)
+    attach(visitor, make_session())  # a new run of the wizard in the same browser
+    fresh = visitor.get(URL)
+    clock.advance(1)
+    page = refused(visitor, contact_data(visitor, started=fresh.context["started"]))
+    assert page.context["form"].abuse == "too_fast"
 
 
 def test_the_start_stamp_is_bound_to_the_visitors_session(visitor):

@@ -145,14 +145,18 @@ def test_optional_mfa_can_be_set_up_and_turned_off_from_the_workspace(client, sa
     assert "is off" in client.get("/en/staff/mfa/").content.decode()
     client.get(SETUP)
     device = TOTPDevice.objects.get(user=sam)
-    assert client.post(SETUP, {"code": code(device)}).status_code == 200
+    assert client.post(SETUP, {"code": code(device), "password": PASSWORD}).status_code == 200
     assert client.get("/staff/").status_code == 200  # verified by the set-up
     page = client.get("/en/staff/mfa/").content.decode()
     assert "is on" in page and "10 unused recovery codes" in page
     old = set(StaticToken.objects.values_list("token", flat=True))
-    fresh = client.post("/en/staff/mfa/", {"action": "codes"}).content.decode()
-    assert not old & set(re.findall(r"<li><code>([a-z0-9]+)</code></li>", fresh))
-    client.post("/en/staff/mfa/", {"action": "off"})
+    # (tests/security/test_mfa_takeover.py: these need the password and a current code)
+    fresh = client.post("/en/staff/mfa/", {"action": "codes", "password": PASSWORD,
+                                           "current_code": sorted(old)[0]}).content.decode()
+    shown = set(re.findall(r"<li><code>([a-z0-9]+)</code></li>", fresh))
+    assert len(shown) == 10 and not old & shown
+    client.post("/en/staff/mfa/", {"action": "off", "password": PASSWORD,
+                                   "current_code": sorted(shown)[0]})
     assert not TOTPDevice.objects.filter(user=sam).exists()
 
 
@@ -161,7 +165,8 @@ def test_it_cannot_be_turned_off_when_required(client, enrolled):
     sam, device, _codes = enrolled
     _password(client)
     client.post(VERIFY, {"code": code(device)})
-    client.post("/en/staff/mfa/", {"action": "off"})
+    client.post("/en/staff/mfa/", {"action": "off", "password": PASSWORD,
+                                   "current_code": _codes[0]})
     assert TOTPDevice.objects.filter(user=sam).exists()
 
 

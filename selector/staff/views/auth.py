@@ -16,10 +16,11 @@ from django.views.decorators.http import require_http_methods, require_POST
 from django_otp import login as otp_login
 from django_otp.plugins.otp_static.models import StaticDevice
 
-from selector.staff import lockout, mfa, permissions
+from selector.core.request import client_ip
+from selector.staff import lockout, mfa, permissions, tasks
 from selector.staff import middleware as staff_session
 from selector.staff.access import staff_or_admin_required
-from selector.staff.forms import CodeForm, LoginForm
+from selector.staff.forms import CodeForm, LoginForm, ReauthForm, SetupForm
 
 
 class _LoginView(auth_views.LoginView):
@@ -36,7 +37,7 @@ class _LoginView(auth_views.LoginView):
         if mfa.required(user):
             mfa.begin(self.request, user, redirect_to)
             lockout.forgive(self.request, user.get_username())  # the password was right
-            return redirect("staff:mfa_verify" if mfa.has_authenticator(user)
+            return redirect("staff:mfa_verify" if mfa.enrolled(user)
                             else "staff:mfa_setup")
         self.request.session[mfa.CHECKED_KEY] = True
         return _logged_in(self.request, user, None, redirect_to)
@@ -77,7 +78,7 @@ def mfa_verify(request: HttpRequest) -> HttpResponse:
             return redirect(_landing(request.user))
         messages.info(request, _("Please log in."))
         return redirect("staff:login")
-    if not mfa.has_authenticator(user):
+    if not mfa.enrolled(user):
         return redirect("staff:mfa_setup")
     form = CodeForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -104,20 +105,29 @@ def mfa_verify(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "HEAD", "POST"])
 @never_cache
 def mfa_setup(request: HttpRequest) -> HttpResponse:
-    """Enrol an authenticator: half-way through a log-in (MFA required, none yet), or from
-    the two-factor page of a logged-in user. The first code confirms it; the recovery
-    codes are shown once."""
+    """Enrol an authenticator: half-way through a log-in only for a user with no second
+    factor yet (anyone else half-way goes to the code page: issue 21, H1), or from the
+    two-factor page of a logged-in user with the password and, when one is being replaced,
+    a current code (M4). The first code of the new app confirms it; the recovery codes are
+    shown once; the user is mailed."""
     pending = mfa.pending_user(request)
+    if pending is not None and mfa.enrolled(pending):
+        return redirect("staff:mfa_verify")
     user = pending or (request.user if request.user.is_authenticated else None)
     if user is None:
         return redirect("staff:login")
     if pending is None and not (permissions.is_staff_member(user) or user.is_staff):
         raise Http404
+    replacing = pending is None and mfa.enrolled(user)
     device = mfa.unconfirmed_authenticator(user)
-    form = CodeForm(request.POST or None)
+    form = SetupForm(request.POST or None, request=request, user=user,
+                     reauth=pending is None)
     if request.method == "POST" and form.is_valid():
-        codes = mfa.confirm(device, form.cleaned_data["code"])
+        codes = mfa.confirm(device, form.cleaned_data["code"], replace=replacing)
         if codes is not None:
+            lockout.forgive(request, user.get_username())
+            tasks.schedule_account_notice(user, "mfa_replaced" if replacing
+                                          else "mfa_enrolled", client_ip(request))
             if pending is not None:
                 redirect_to = mfa.pending_next(request)
                 mfa.end_pending(request)
@@ -134,7 +144,8 @@ def mfa_setup(request: HttpRequest) -> HttpResponse:
                                  "the code your app shows now."))
     return render(request, "staff/mfa_setup.html", {
         "form": form, "qr": mfa.qr_svg(device), "secret": mfa.secret_text(device),
-        "pending": pending is not None}, status=400 if form.is_bound else 200)
+        "pending": pending is not None, "replacing": replacing},
+        status=400 if form.is_bound else 200)
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -142,22 +153,31 @@ def mfa_setup(request: HttpRequest) -> HttpResponse:
 @never_cache
 def mfa_page(request: HttpRequest) -> HttpResponse:
     """A logged-in user's two-factor page: status, new recovery codes, turn it off (only
-    when it is not required)."""
+    when it is not required). Both changes need the password and a current code in the
+    same POST, and mail the user."""
     user = request.user
+    form = ReauthForm(request.POST or None, request=request, user=user)
     if request.method == "POST":
         action = request.POST.get("action")
-        if action == "codes" and mfa.has_authenticator(user):
-            return render(request, "staff/mfa_codes.html", {
-                "codes": mfa.new_recovery_codes(user), "next": reverse("staff:mfa")})
-        if action == "off" and not settings.STAFF_MFA_REQUIRED:
+        if action not in ("codes", "off") or not mfa.enrolled(user) or (
+                action == "off" and settings.STAFF_MFA_REQUIRED):
+            return redirect("staff:mfa")
+        if form.is_valid():
+            if action == "codes":
+                codes = mfa.new_recovery_codes(user)
+                tasks.schedule_account_notice(user, "recovery_codes", client_ip(request))
+                return render(request, "staff/mfa_codes.html", {
+                    "codes": codes, "next": reverse("staff:mfa")})
             mfa.reset(user)
+            tasks.schedule_account_notice(user, "mfa_off", client_ip(request))
             messages.success(request, _("Two-factor log-in is off."))
-        return redirect("staff:mfa")
+            return redirect("staff:mfa")
     return render(request, "staff/mfa.html", {
+        "form": form,
         "enabled": mfa.has_authenticator(user),
         "required": settings.STAFF_MFA_REQUIRED,
         "codes_left": mfa.remaining_recovery_codes(user),
-    })
+    }, status=400 if form.is_bound else 200)
 
 
 @require_POST
