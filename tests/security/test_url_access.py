@@ -99,6 +99,8 @@ EXPECTED: dict[str, dict] = {
     "quotes:approve": {"all": 405},
     "quotes:pdf": {A: 302, O: 404, S: 403, M: 200},
     "quotes:xlsx": {A: 302, O: 404, S: 403, M: 200},
+    "quotes:list_csv": {A: 302, O: 404, S: 403, M: 200},  # managers: every quote
+    "quotes:list_xlsx": {A: 302, O: 404, S: 403, M: 200},
     # The customer's signed link is the credential; a draft was never sent, so its link
     # shows nothing to anyone.
     "quotes:customer": {"all": 404},
@@ -164,6 +166,7 @@ def _url(name: str, lead) -> str:
 
         kwargs = ({"token": quote_token(lead.quote)} if name.startswith("quotes:customer")
                   else {"public_id": lead.public_id} if name == "quotes:create"
+                  else {} if name.startswith("quotes:list_")
                   else {"quote_id": lead.quote.public_id})
     if kwargs is None and name.startswith(("staff:lead_", "old_staff_report")) \
             and name != "staff:lead_list" and name != "staff:lead_bulk":
