@@ -302,6 +302,19 @@ def openapi_document(server_url: str) -> dict:
                 "runner_up_fabric_error": FABRIC_ERROR,
                 "tuning": {"oneOf": [{"$ref": "#/components/schemas/Tuning"},
                                      {"type": "null"}]},
+                "infiniband_tuning": {"oneOf": [{"type": "null"}, {
+                    "type": "object", "description": "For an InfiniBand recommendation: the "
+                    "subnet manager's routing engine, SHIELD, SHARP and the service level, "
+                    "with what must stay at its default, each value cited",
+                    "properties": {
+                        "family": {"type": "string"},
+                        "routing_engine": {"type": "string"},
+                        "shield": {"type": "boolean"},
+                        "sharp": {"type": "object"},
+                        "service_level": {"type": "integer"},
+                        "citations": {"type": "object"},
+                        "config": {"type": "array", "items": {"type": "object"}},
+                        "rows": {"type": "array", "items": {"type": "object"}}}}]},
                 "answers": {"type": "object", "description": "The answers as the engine "
                             "read them, defaults filled in"},
                 "catalogue_version": {"type": "string"},

@@ -14,9 +14,9 @@ from selector.core.siteurl import absolute
 
 # Open Graph wants territory locales.
 OG_LOCALES = {"zh-Hans": "zh_CN", "en": "en_US"}
-# The sharing image: static and branded for now, the same for every page (drawn by
-# devtools/og_card.py; not yet drawn from each plan). 1200 x 630 px, the size Open Graph
-# consumers show large (Meta for Developers, "Images in Link Shares",
+# The sharing image of the public pages: static and branded (drawn by devtools/og_card.py);
+# a shared result has its own, drawn from its plan (selector.wizard.card). 1200 x 630 px,
+# the size Open Graph consumers show large (Meta for Developers, "Images in Link Shares",
 # https://developers.facebook.com/docs/sharing/webmasters/images/, as quoted at
 # https://joomlashack.com/docs/shack-open-graph/facebook-image-requirements, read
 # 2026-12-02). A PNG, not the SVG logo: link previews take raster images (PNG, JPEG, GIF,
@@ -38,6 +38,9 @@ class Social:
     description: str
     url: str = ""  # absolute
     og_type: str = "website"
+    # A page's own image (a shared result's plan card) and its text; else the branded one.
+    image_url: str = ""
+    image_text: str = ""
 
     @property
     def og_locale(self) -> str:
@@ -49,7 +52,7 @@ class Social:
 
     @property
     def image(self) -> str:
-        return share_image()
+        return self.image_url or share_image()
 
     @property
     def image_width(self) -> int:
@@ -61,4 +64,4 @@ class Social:
 
     @property
     def image_alt(self) -> str:
-        return _("AI cluster network selector: RoCE v2 or InfiniBand")
+        return self.image_text or _("AI cluster network selector: RoCE v2 or InfiniBand")

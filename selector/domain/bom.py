@@ -141,14 +141,16 @@ class _Option:
     cable: PartSpec | None = None  # fibre or copper
 
 
-def _per_module(part: PartSpec, gbps: int) -> int:
+def _per_module(part: PartSpec, gbps: int, technology: str = "ethernet") -> int:
     """Links of ``gbps`` one module or copper cable carries (0 when it cannot). A twin-port
-    2 x 400G module carries two 400G links, one 800G switch link, or four 200G links over
-    splitter fibres; a copper cable only its own split."""
+    2 x 400G module carries two 400G links, one 800G Ethernet switch link, or four 200G
+    links over splitter fibres; a copper cable only its own split. An 800G InfiniBand (XDR)
+    link runs 200G-PAM4 lanes: a 2 x 400G (100G-PAM4) module never carries it (NVIDIA's
+    XDR optics are their own part list)."""
     if part.link_gbps == gbps:
         return part.links
     if part.link_gbps * part.links == gbps:
-        return 1
+        return 1 if technology == "ethernet" else 0
     if part.kind == "module" and part.link_gbps % gbps == 0:
         return part.links * (part.link_gbps // gbps)
     return 0
@@ -178,10 +180,11 @@ def _choose(parts: Sequence[PartSpec], technology: str, vendor_key: str, gbps: i
     end = "switch-nic" if far == "nic" else "switch-switch"
     for cable in usable:
         if cable.kind == "cable" and cable.end == end and cable.medium in ("dac", "acc") \
-                and _per_module(cable, gbps):
+                and _per_module(cable, gbps, technology):
             options.append(((cable.reach_m, 0, cable.power_w or 0), _Option(cable=cable)))
     for module in usable:
-        if module.kind != "module" or module.end != "switch" or not _per_module(module, gbps):
+        if module.kind != "module" or module.end != "switch" \
+                or not _per_module(module, gbps, technology):
             continue
         fars: list[PartSpec | None]
         if far == "nic":

@@ -11,8 +11,9 @@ Pure Python, no Django. How the plan follows the hardware the customer named:
   (ConnectX-8 firmware release notes), and NVIDIA's DGX B300 SuperPOD gives "each GPU
   2x 400GbE connectivity through two different planes". Each GPU still gets 800G.
 * Small clusters: when a plane fits one switch it is one switch; a cluster that would be
-  a single switch gets a redundant pair instead (the rails split over two switches, so a
-  switch failure halves the bandwidth but leaves every server connected; cross-rail
+  a single switch gets a redundant pair instead (the rails split over two switches: a
+  switch failure stops a running NCCL job on its rails, which restarts on the surviving
+  rails at half the bandwidth, every server still connected; cross-rail
   traffic crosses the servers' own NVLink). Several rails share a leaf when it has the
   ports. Every leaf/spine plan has at least two spines and two uplinks per leaf.
 * Huge clusters: rails split over more planes until every plane fits three tiers; beyond
@@ -27,7 +28,7 @@ fits (InfiniBand switches come from NVIDIA only).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .bom import BomLine, Cost, Prices, bill_of_materials, cost_of
@@ -290,10 +291,65 @@ def _planes(switch: SwitchSpec, ports: list[int], ports_per_nic: int, port_gbps:
         elif split > 1:
             notes.append(Note("planes_for_scale", {"planes": split * ports_per_nic,
                                                    "rails_per_plane": -(-len(rails) // split)}))
+        # NVIDIA's published InfiniBand rows wire every spine evenly (DGX SuperPOD H100,
+        # B300 XDR); Ethernet plans keep the minimum and the note (the Spectrum-X rows hold).
+        headlined = [even_plan(size) if switch.technology == "infiniband" else None
+                     for size in sizes]
+        for size, found in zip(sizes, headlined, strict=True):
+            if found is not None:
+                notes.append(Note("even_spines_headlined", {
+                    "spines": found[0].spine, "minimum": size.spine,
+                    "extra_uplinks": found[1]}))
+                break
+        sizes = [h[0] if h else size for h, size in zip(headlined, sizes, strict=True)]
         return sizes * ports_per_nic, notes
     k, down = shape.radix, shape.leaf_down
     servers_max = (k * k // 2) * down
     raise FabricTooLarge(sum(ports), servers_max * gpus_per_server, gpus_per_server, k, 1)
+
+
+def even_plan(size: FabricSize) -> tuple[FabricSize, int] | None:
+    """The published way to wire a 2-tier plane, where it costs little: every leaf cabled
+    like the fullest one (a leaf at most one uplink short of it gets that uplink, and so do
+    leaves all one short of their uplink budget: NVIDIA cables whole scalable units, the
+    DGX SuperPOD H100 3-SU row of 760 GPUs has the cables of 768), and the fewest spines,
+    at most a third more than the minimum, that every leaf reaches over the same number of
+    links. Returns the plane and the uplinks it adds, or None when the plane is already
+    even or no such count exists (then the plan keeps the minimum and the
+    ``uneven_spine_links`` note names the even count).
+
+    Published rows this reproduces: H100 (QM9700) 760 GPUs → 24 leaf / 16 spine, 1,016 →
+    32 / 16; B300 XDR (Q3400) 2,304 → 32 / 18, 4,608 → 64 / 36."""
+    if size.tiers != 2 or not size.leaf_groups:
+        return None
+    up = max(u for _n, _d, u in size.leaf_groups)
+    if all(u == up for _n, _d, u in size.leaf_groups) and up % size.spine == 0:
+        return None
+    for target in (up, up + 1):  # as the fullest leaf, or one more (1 SU: 31 -> 32)
+        if target > size.leaf_up or any(u < target - 1 for _n, _d, u in size.leaf_groups):
+            continue
+        found = _even_at(size, target)
+        if found is not None:
+            return found
+    return None
+
+
+def _even_at(size: FabricSize, up: int) -> tuple[FabricSize, int] | None:
+    k = size.radix
+    total = size.leaf * up
+    for spines in range(size.spine, -(-4 * size.spine // 3) + 1):
+        if spines <= k and up % spines == 0 and total <= spines * k:
+            groups: dict[tuple[int, int], int] = {}
+            for n, down, _u in size.leaf_groups:
+                groups[(down, up)] = groups.get((down, up), 0) + n
+            links = {**size.links, "leaf_spine": total}
+            return replace(
+                size, spine=spines, switches=size.leaf + spines, links=links,
+                transceiver_ends=2 * sum(links.values()),
+                leaf_groups=tuple((n, d, u) for (d, u), n in sorted(groups.items(),
+                                                                    reverse=True)),
+            ), total - size.links["leaf_spine"]
+    return None
 
 
 def even_spines(size: FabricSize) -> tuple[int, int] | None:
@@ -362,9 +418,12 @@ def _group(sizes: list[FabricSize]) -> tuple[tuple[int, FabricSize], ...]:
 
 def _sized(switch: SwitchSpec, fabric: Fabric, ports: list[int], ports_per_nic: int,
            port_gbps: int, nic: int, gps: int) -> tuple[int, list[FabricSize], list[Note]]:
-    """Sizes at the fabric's uplink speed. An 800G core (R6) runs its 800G ports as 800G
-    links, unless splitting them 2 x 400G saves a tier (a 64 x 800G spine then has 128
-    ports): NVIDIA's DGX B300 SuperPOD connects 16 SUs in two tiers that way."""
+    """Sizes at the fabric's uplink speed. An 800G core (R6) on a Spectrum-4 switch runs its
+    800G ports as 2 x 400G links at every size: Spectrum-4 has adaptive routing on 200G and
+    400G links, not on 800G ones (Cumulus Linux, Adaptive Routing), and NVIDIA's DGX B300
+    SuperPOD runs its Spectrum-X fabric that way; the native 800G links are kept only when
+    they save a tier (or a plane) in the same comparison. Other 800G switches keep native
+    800G links unless splitting them saves a tier (a 64 x 800G spine then has 128 ports)."""
     uplink = uplink_speed(fabric, nic)
     sizes, notes = _planes(switch, ports, ports_per_nic, port_gbps, uplink, gps)
     if fabric == Fabric.ROCE_800 and port_gbps <= 400 and switch.supports(400):
@@ -376,6 +435,10 @@ def _sized(switch: SwitchSpec, fabric: Fabric, ports: list[int], ports_per_nic: 
         def shape(group: list[FabricSize]) -> tuple[int, int]:
             return (max(s.tiers for s in group), len(group))
 
+        if switch.family == "nvidia-spectrum":
+            if shape(sizes) < shape(split):  # 800G saves a tier: say what it costs
+                return uplink, sizes, [*notes, Note("core_800g_saves_tier", {})]
+            return 400, split, [*split_notes, Note("adaptive_routing_400g", {"native": uplink})]
         if shape(split) < shape(sizes):  # a tier (or a plane) saved, not just a switch
             return 400, split, [*split_notes, Note("core_ports_split", {"native": uplink})]
     return uplink, sizes, notes

@@ -36,6 +36,7 @@ from selector.domain import (
     TuningProfile,
 )
 from selector.domain.decision import throughput_matters
+from selector.domain.tuning import InfinibandTuning, infiniband_tuning
 from selector.planner import words
 from selector.planner.diagram import fabric_svg
 from selector.planner.services import snapshot_digest
@@ -185,7 +186,7 @@ class TuningRow:
 
 @dataclass(frozen=True)
 class TuningView:
-    profile: TuningProfile
+    profile: TuningProfile | InfinibandTuning
     intro: str
     family_label: str
     rows: list[TuningRow]
@@ -251,7 +252,15 @@ class ViewModel:
 
     @cached_property
     def tuning(self) -> TuningView | None:
-        return _tuning_view(self.rec.tuning)
+        if self.rec.tuning is not None:
+            return _tuning_view(self.rec.tuning)
+        return _infiniband_view(self.rec)
+
+    @cached_property
+    def tuning_heading(self) -> str:
+        if self.rec.tuning is None and self.tuning is not None:
+            return _("InfiniBand tuning")
+        return _("Lossless tuning for RoCE v2")
 
     @cached_property
     def sources(self) -> list[SourceView]:
@@ -468,6 +477,22 @@ def _tuning_view(profile: TuningProfile | None) -> TuningView | None:
     )
 
 
+def _infiniband_view(rec: Recommendation) -> TuningView | None:
+    plan = rec.recommended.plan
+    if plan is None or plan.switch.technology != "infiniband":
+        return None
+    t = infiniband_tuning(plan.tiers)
+    rows = [TuningRow(key, label, value, explanation,
+                      [_citation(c) for c in t.citations.get(key, ())])
+            for key, label, value, explanation in words.infiniband_rows(t)]
+    config = [(line.text, _citation(line.citation) if line.citation else None)
+              for line in t.config]
+    return TuningView(
+        profile=t, intro=words.infiniband_intro(), family_label=words.family_label(t.family),
+        rows=rows, config=config, config_text="\n".join(text for text, _c in config),
+        warnings=[], sources=[SourceView.of(s) for s in t.sources()])
+
+
 def _sources(fabrics: list[FabricView], tuning: TuningView | None) -> list[SourceView]:
     seen: dict[str, SourceView] = {}
     for view in fabrics:
@@ -603,6 +628,7 @@ def api_dict(rec: Recommendation) -> dict:
         "fabric_error": _error(rec.recommended),
         "runner_up_fabric_error": _error(rec.runner_up),
         "tuning": _tuning_api(rec.tuning),
+        "infiniband_tuning": _infiniband_api(rec),
         "answers": rec.answers.to_dict(),
         "engine_version": rec.engine_version,
         "catalogue_version": rec.catalogue_version,
@@ -614,6 +640,17 @@ def _error(option: FabricOption) -> dict | None:
         return None
     return {"code": option.error, "max_gpus": option.max_gpus,
             "message": words.no_plan_text(option)}
+
+
+def _infiniband_api(rec: Recommendation) -> dict | None:
+    plan = rec.recommended.plan
+    if rec.tuning is not None or plan is None or plan.switch.technology != "infiniband":
+        return None
+    t = infiniband_tuning(plan.tiers)
+    data = t.to_dict()
+    data["rows"] = [{"key": key, "label": label, "value": value, "explanation": expl}
+                    for key, label, value, expl in words.infiniband_rows(t)]
+    return data
 
 
 def _tuning_api(profile: TuningProfile | None) -> dict | None:

@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy
 
 from selector.domain import Fabric, FabricOption, FabricPlan, TuningProfile
 from selector.domain.plan import Note
-from selector.domain.tuning import PortGroup, Warn
+from selector.domain.tuning import InfinibandTuning, PortGroup, Warn
 
 
 def _n(value) -> str:
@@ -130,7 +130,24 @@ REMARKS = {
         "NCCL_IB_TC: the traffic class of NCCL's RDMA traffic"),
     "The DSCP is the six most significant bits of the DS field": gettext_lazy(
         "The DSCP is the six most significant bits of the DS field"),
+    "Fat Tree: for a symmetrical or almost symmetrical fat tree, also when leaves are not "
+    "fully staffed": gettext_lazy(
+        "Fat Tree: for a symmetrical or almost symmetrical fat tree, also when leaves are not "
+        "fully staffed"),
+    "Fat-tree routing is credit-loop-free": gettext_lazy("Fat-tree routing is credit-loop-free"),
+    "SHIELD and adaptive routing notification are enabled by default (shield_mode)":
+        gettext_lazy("SHIELD and adaptive routing notification are enabled by default "
+                     "(shield_mode)"),
+    "NCCL_COLLNET_ENABLE=1 enables SHARP with the plugin; each leaf switch on one rail of "
+    "every server": gettext_lazy(
+        "NCCL_COLLNET_ENABLE=1 enables SHARP with the plugin; each leaf switch on one rail of "
+        "every server"),
+    "SHARP needs ConnectX-6 HDR and Quantum HDR or later": gettext_lazy(
+        "SHARP needs ConnectX-6 HDR and Quantum HDR or later"),
+    "NCCL_IB_SL: the InfiniBand service level, default 0": gettext_lazy(
+        "NCCL_IB_SL: the InfiniBand service level, default 0"),
 }
+
 
 
 def remark(text: str) -> str:
@@ -141,7 +158,7 @@ def remark(text: str) -> str:
 FAMILY_LABELS = {
     "nvidia-spectrum": gettext_lazy("NVIDIA Spectrum with Cumulus Linux (NVUE)"),
     "sonic": gettext_lazy("SONiC (community QoS defaults)"),
-    "nvidia-quantum": "NVIDIA Quantum InfiniBand",
+    "nvidia-quantum": gettext_lazy("NVIDIA Quantum InfiniBand (subnet manager and NCCL)"),
 }
 
 
@@ -228,9 +245,12 @@ def note_text(note: Note, plan: FabricPlan) -> str:
     key = note.key
     if key == "redundant_pair":
         return _("Redundant pair: %(a)s rails on one switch, the other %(b)s on the second. A "
-                 "switch failure halves the bandwidth and leaves every server connected; "
-                 "traffic between rails goes through the GPU interconnect inside the servers "
-                 "(NVLink on HGX/DGX servers).") % {
+                 "switch failure takes down the links of its rails: a running NCCL job that "
+                 "uses them stops with a network error and must be restarted (from its last "
+                 "checkpoint). Every server stays connected through the other switch, so the "
+                 "restarted job runs on its rails at half the bandwidth; traffic between rails "
+                 "goes through the GPU interconnect inside the servers (NVLink on HGX/DGX "
+                 "servers).") % {
             "a": p.get("rails_a"), "b": p.get("rails_b")}
     if key == "single_switch_one_rail":
         return _("One NIC per server: a single switch carries the fabric. A redundant second "
@@ -272,6 +292,23 @@ def note_text(note: Note, plan: FabricPlan) -> str:
     if key == "core_ports_split":
         return _("The 800G spine ports run as 2 × 400G links: that saves a tier, as in "
                  "NVIDIA's DGX B300 SuperPOD (800G switches and optics throughout).")
+    if key == "even_spines_headlined":
+        text = _("%(spines)s spines, not the minimum %(minimum)s: every leaf reaches every "
+                 "spine over the same number of links, as in NVIDIA's published DGX SuperPOD "
+                 "designs, so ECMP spreads the load evenly.") % {
+            "spines": p.get("spines"), "minimum": p.get("minimum")}
+        if p.get("extra_uplinks"):
+            text += " " + _("Leaves one GPU short are cabled like the full ones: %(extra)s "
+                            "more uplinks.") % {"extra": _n(p.get("extra_uplinks", 0))}
+        return text
+    if key == "adaptive_routing_400g":
+        return _("The 800G switch ports run as 2 × 400G links: Spectrum-4 supports adaptive "
+                 "routing on 200G and 400G links, not on 800G ones, so the fabric keeps it, as "
+                 "NVIDIA's DGX B300 SuperPOD does. The switches, optics and fibres are those "
+                 "of the 800G design.")
+    if key == "core_800g_saves_tier":
+        return _("The spine links run at 800G because that saves a tier here; Spectrum-4 has "
+                 "no adaptive routing on 800G links, so they use ECMP.")
     if key == "vendor_unavailable":
         return _("No switch of your preferred vendor in our catalogue fits this fabric; the "
                  "plan shows the vendor-neutral pick.")
@@ -319,6 +356,29 @@ def port_group_text(group: PortGroup) -> str:
         mode = _("lossy (ECN only): too long for PFC headroom")
     return _("%(role)s: %(count)s ports, links up to %(cable)s m, %(mode)s") % {
         "role": role, "count": _n(group.count), "cable": _n(group.cable_m), "mode": mode}
+
+
+def infiniband_intro() -> str:
+    return _("InfiniBand is lossless by design (credit-based flow control): there is no PFC or "
+             "ECN to tune. What matters is the subnet manager's routing, its self-healing, "
+             "in-network reduction (SHARP) and what must stay at its default.")
+
+
+def infiniband_rows(t: InfinibandTuning) -> list[tuple[str, str, str, str]]:
+    return [
+        ("routing_engine", _("Subnet manager routing engine"), "ftree",
+         _("Fat-tree routing for the rail-optimized fat tree; credit-loop free.")),
+        ("shield", _("SHIELD (self-healing, adaptive routing notification)"),
+         _("On (the default): do not turn it off"),
+         _("The switches reroute around a failed link without waiting for the subnet "
+           "manager.")),
+        ("sharp", _("In-network reduction (SHARP)"), "NCCL_COLLNET_ENABLE=1",
+         _("Needs the NCCL-RDMA-SHARP plugin and the SHARP aggregation manager; the "
+           "rail-optimized wiring (each leaf on one rail of every server) is what SHARP "
+           "requires.")),
+        ("service_level", _("Service level (SL)"), _("0 (the default): do not change"),
+         _("Change it only together with the subnet manager's QoS policy.")),
+    ]
 
 
 def tuning_intro(profile: TuningProfile) -> str:

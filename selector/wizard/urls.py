@@ -7,6 +7,7 @@ urlpatterns = [
     path("", views.start, name="start"),
     path("result/", views.result, name="result"),
     path("r/<str:token>/", views.shared, name="shared"),
+    path("r/<str:token>/card.png", views.shared_card, name="shared_card"),
     path("r/<str:token>/continue/", views.handoff, name="handoff"),
     path("<slug:identifier>/", views.step, name="step"),
 ]

@@ -20,15 +20,17 @@ from django.views.decorators.http import require_http_methods, require_safe
 from django_htmx.http import push_url
 
 from selector.content.httpcache import cacheable
-from selector.content.queries import block, faq_entries
+from selector.content.queries import block, company, faq_entries
 from selector.core.attribution import visit_source
 from selector.core.explain import FIELD_LABELS, value_label
 from selector.core.sharing import answers_from_token, share_token
 from selector.core.siteurl import absolute
 from selector.core.social import Social
 from selector.domain import Answers, InvalidAnswers
+from selector.planner.presenter import present
 from selector.planner.services import fresh
 from selector.wizard import services
+from selector.wizard.card import plan_card
 from selector.wizard.forms import MAX_RAW_LENGTH
 from selector.wizard.models import WizardSession
 from selector.wizard.presenters import result_context
@@ -371,10 +373,26 @@ def shared(request: HttpRequest, token: str) -> HttpResponse:
                         title=_("Shared result") + pgettext("label separator", ": ")
                         + context["recommendation_label"],
                         description=" ".join([context["rule_title"], *reasons[:1]]).strip(),
-                        url=share_url)})
+                        url=share_url,
+                        image_url=absolute(reverse("wizard:shared_card", args=[token]),
+                                           request),
+                        image_text=context["recommendation_label"]
+                        + pgettext("label separator", ": ") + context["rule_title"])})
     response = render(request, "wizard/result.html", context)
     response["X-Robots-Tag"] = "noindex"
     return response
+
+
+@require_safe
+@cacheable
+def shared_card(request: HttpRequest, token: str) -> HttpResponse:
+    """The shared result's sharing image (og:image), drawn from its plan in the page's
+    language (selector.wizard.card); cached like the page, by the content version."""
+    answers = answers_from_token(token)
+    if answers is None:
+        raise Http404("no such share link")
+    vm = present(fresh(answers), id_prefix="card")
+    return HttpResponse(plan_card(vm, company().short_name), content_type="image/png")
 
 
 @require_http_methods(["GET", "HEAD", "POST"])

@@ -24,10 +24,11 @@ def test_it_recommends_roce_800_for_a_thousand_gpus(get):
     assert body["runner_up"] == "infiniband"
     assert body["engine_version"] == decide(Answers(gpus=1024)).engine_version
     assert any("1,024" in reason for reason in body["reasons"])
-    # 400G GPU links on a 64 x 800G switch (2 x 400G breakout), 800G uplinks: 16 / 8.
+    # 400G GPU links on a 64 x 800G switch (2 x 400G breakout), the 800G uplink ports as
+    # 2 x 400G too (Spectrum-4 keeps adaptive routing): 16 / 8.
     fabric = body["fabric"]
     assert (fabric["tiers"], fabric["leaf"], fabric["spine"], fabric["core"]) == (2, 16, 8, 0)
-    assert (fabric["planes"], fabric["gpu_link_gbps"], fabric["uplink_gbps"]) == (1, 400, 800)
+    assert (fabric["planes"], fabric["gpu_link_gbps"], fabric["uplink_gbps"]) == (1, 400, 400)
     assert fabric["switches"] == 24
     switch = fabric["switch"]
     assert (switch["vendor"], switch["model"]) == ("NVIDIA", "Spectrum-4 SN5600")
@@ -37,7 +38,7 @@ def test_it_recommends_roce_800_for_a_thousand_gpus(get):
     assert switch["source"]["title"] and switch["source"]["url"].startswith("https://")
     assert switch["source"]["date"] == "2026-12-01"
     assert "power_w" in switch
-    assert fabric["links"] == {"gpu_leaf": 1024, "leaf_spine": 512, "spine_core": 0}
+    assert fabric["links"] == {"gpu_leaf": 1024, "leaf_spine": 1024, "spine_core": 0}
     kinds = {line["kind"] for line in fabric["bom"]}
     assert kinds == {"switch", "module", "cable"}
     for line in fabric["bom"]:

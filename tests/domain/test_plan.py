@@ -46,8 +46,10 @@ def test_1024_gpus_400g_nics_on_a_64x800g_switch():
     p = plan(Fabric.ROCE_800, 1024, nic_speed=400)
     assert p.switch.ports == 64 and p.switch.port_speed_gbps == 800
     assert (p.leaf, p.spine, p.core, p.tiers) == (16, 8, 0, 2)
-    assert (p.gpu_link_gbps, p.port_gbps, p.uplink_gbps) == (400, 400, 800)
-    assert p.links == {"gpu_leaf": 1024, "leaf_spine": 512, "spine_core": 0}
+    # R6's 800G switches run their uplinks as 2 x 400G: adaptive routing stays on.
+    assert (p.gpu_link_gbps, p.port_gbps, p.uplink_gbps) == (400, 400, 400)
+    assert p.links == {"gpu_leaf": 1024, "leaf_spine": 1024, "spine_core": 0}
+    assert p.has_note("adaptive_routing_400g")
     # And what the engine recommends for 1,024 GPUs is exactly this plan (rule R6).
     rec = recommend(Answers(1024, nic_speed=400), CAT)
     assert rec.decision.rule == "R6"
@@ -111,9 +113,27 @@ def test_800g_infiniband_is_one_xdr_port_per_gpu():
 
 
 def test_r6_keeps_an_800g_core_and_nic_speed_gpu_links():
+    # Without adaptive routing to keep (a Tomahawk 5 switch), the 800G core is native.
     for nic in (200, 400):
-        p = plan(Fabric.ROCE_800, 4096, nic_speed=nic)
+        p = plan_fabric(Fabric.ROCE_800, Answers(4096, nic_speed=nic, vendor="arista"), CAT)
+        assert p.switch.family == "sonic"
         assert p.uplink_gbps == 800 and p.port_gbps == nic
+
+
+@pytest.mark.parametrize("gpus", [512, 999, 1000, 2048, 4096, 8192, 16384, 100_000])
+def test_r6_on_spectrum_4_keeps_adaptive_routing_at_every_size(gpus):
+    """Finding 1: at 1,000 GPUs R6 ran 800G uplinks with adaptive routing off and the same
+    switches, modules and fibres as R7's 400G plan at 999; only from 8,192 GPUs did it split
+    the ports. One rule now: 2 x 400G on Spectrum-4, unless 800G saves a tier."""
+    r6 = plan(Fabric.ROCE_800, gpus, nic_speed=400)
+    r7 = plan(Fabric.ROCE_400, gpus, nic_speed=400)
+    assert r6.switch.family == "nvidia-spectrum"
+    assert r6.uplink_gbps == 400 and r6.has_note("adaptive_routing_400g")
+    assert (r6.leaf, r6.spine, r6.core, r6.modules, r6.cables) == (
+        r7.leaf, r7.spine, r7.core, r7.modules, r7.cables)
+    rec = recommend(Answers(gpus, nic_speed=400), CAT)
+    if rec.decision.recommendation == Fabric.ROCE_800:
+        assert rec.tuning.adaptive_routing and rec.tuning.ar_condition == "ar_spectrum_x"
 
 
 def test_a_vendor_preference_changes_the_model_and_the_config():
@@ -175,9 +195,11 @@ def test_one_nic_per_server_is_a_single_switch_and_says_so():
 
 
 def test_partly_filled_leaves_get_the_ecmp_note():
+    # Ethernet plans keep the minimum spine count (InfiniBand ones are wired evenly where
+    # the published way costs little, so a partly filled leaf is rarer there).
     notes = set()
-    for gpus in range(520, 2100, 8):
-        p = plan(Fabric.INFINIBAND, gpus)
+    for gpus in range(7600, 7800, 8):
+        p = plan(Fabric.ROCE_400, gpus)
         for _count, size in p.planes:
             if size.tiers == 2 and any(up < size.spine for _, _, up in size.leaf_groups):
                 assert p.has_note("partial_leaf_ecmp"), gpus
@@ -194,12 +216,12 @@ def test_uplinks_that_do_not_divide_over_the_spines_get_a_note_and_the_even_coun
     assert note.params == {"leaves": 16, "uplinks": 27, "spines": 10, "even_spines": 14,
                            "extra_uplinks": 32}  # every leaf 28 uplinks, 2 to each spine
     assert even_spines(size) == (14, 32)
-    # XDR on the 144-port Q3400: 64 uplinks per leaf on 15 spines; 16 spines need no extra.
+    # XDR on the 144-port Q3400: 64 uplinks per leaf on 15 spines at the minimum; 16 spines
+    # need no extra uplink, so 16 is the plan (the published way).
     xdr = plan(Fabric.INFINIBAND, 2048, nic_speed=800)
-    assert xdr.spine == 15
-    assert next(n for n in xdr.notes if n.key == "uneven_spine_links").params[
-        "even_spines"] == 16
-    assert even_spines(xdr.largest_plane) == (16, 0)
+    assert xdr.spine == 16 and not xdr.has_note("uneven_spine_links")
+    assert next(n for n in xdr.notes if n.key == "even_spines_headlined").params == {
+        "spines": 16, "minimum": 15, "extra_uplinks": 0}
     # Even wiring: no note (the DGX SuperPOD sizes, the 1,024-GPU example).
     for gpus in (512, 1024, 2048):
         assert not plan(Fabric.INFINIBAND, gpus).has_note("uneven_spine_links")
@@ -396,7 +418,30 @@ def test_more_gpus_never_needs_fewer_switches(gpus, fabric):
     except (LookupError, FabricTooLarge):
         return
     assume(a.plane_count == b.plane_count and a.switch == b.switch)
-    assert b.switches >= a.switches or b.tiers < a.tiers
+    # The minimum plan is monotone; spines added to wire a plane evenly are not.
+    assert _minimum_switches(b) >= _minimum_switches(a) or b.tiers < a.tiers
+
+
+def _minimum_switches(p):
+    note = next((n for n in p.notes if n.key == "even_spines_headlined"), None)
+    if note is None:
+        return p.switches
+    return p.switches - p.plane_count * (note.params["spines"] - note.params["minimum"])
+
+
+# Finding 10: NVIDIA's published rows are the plan, not a note.
+@pytest.mark.parametrize(("gpus", "nic", "leaf", "spine"), [
+    (248, 400, 8, 4), (504, 400, 16, 8), (760, 400, 24, 16), (1016, 400, 32, 16),  # H100
+    (576, 800, 8, 4), (1152, 800, 16, 8), (2304, 800, 32, 18), (4608, 800, 64, 36),  # B300
+    (10368, 800, 144, 72),
+])
+def test_published_superpod_rows_are_headlined(gpus, nic, leaf, spine):
+    p = plan(Fabric.INFINIBAND, gpus, nic_speed=nic)
+    assert (p.leaf, p.spine, p.core) == (leaf, spine, 0)
+    assert not p.has_note("uneven_spine_links")
+    (_count, size), = p.planes
+    ups = {up for _n, _d, up in size.leaf_groups}
+    assert len(ups) == 1 and ups.pop() % spine == 0  # every leaf reaches every spine evenly
 
 
 def test_bom_counts_modules_and_cables_per_switch():
@@ -406,9 +451,10 @@ def test_bom_counts_modules_and_cables_per_switch():
     assert lines[("gpu", "switch", "MMA4Z00-NS")] == 16 * 32
     assert lines[("gpu", "nic", "MMA4Z00-NS400")] == 1024
     assert lines[("gpu", "", "MFP7E10")] == 1024
-    # 512 leaf-spine links at 800G: one twin-port module per end, two fibres per link.
+    # 1,024 leaf-spine links at 400G (the 800G ports as 2 x 400G): a twin-port module per
+    # two links at each end, one fibre per link.
     assert lines[("leaf_spine", "switch", "MMA4Z00-NS")] == 512 * 2
-    assert lines[("leaf_spine", "", "MFP7E10")] == 512 * 2
+    assert lines[("leaf_spine", "", "MFP7E10")] == 1024
     assert p.modules == 512 + 1024 + 1024 and p.cables == 2048
     assert p.power_w == round(512 * 17 + 1024 * 9 + 1024 * 17)
     assert not p.power_complete  # no switch power figure in the documents we read
@@ -431,3 +477,22 @@ def test_an_800g_ethernet_nic_without_a_catalogue_module_is_reported():
     assert not any(line.tier == "gpu" and line.end == "nic" for line in p.bom)
     assert any(n.key == "no_part" and n.params.get("end") == "nic" for n in p.notes)
     assert not p.power_complete
+
+
+def test_the_infiniband_alternative_has_its_own_parts():
+    """Finding 8: the XDR plan listed the RoCE plan's 2 x 400G Ethernet modules on its 800G
+    XDR links. A 100G-PAM4 twin-port module never carries an XDR link; the tiers without
+    an XDR part are named for our engineers, and the cost is then incomplete."""
+    ib = plan(Fabric.INFINIBAND, 2048, nic_speed=800)
+    assert ib.uplink_gbps == 800 and ib.switch.model.startswith("Quantum-X800")
+    assert [line.kind for line in ib.bom] == ["switch"]
+    missing = {(n.params["tier"], n.params.get("end", "")) for n in ib.notes
+               if n.key == "no_part"}
+    assert {("gpu", ""), ("leaf_spine", "")} <= missing
+    # NDR keeps the twin-port OSFP modules NVIDIA documents for it.
+    ndr = plan(Fabric.INFINIBAND, 1024, nic_speed=400)
+    assert {"MMA4Z00-NS", "MMA4Z00-NS400"} <= {line.model for line in ndr.bom}
+    # The RoCE plan of the same cluster lists its own (Ethernet) parts.
+    roce = plan(Fabric.ROCE_800, 2048, nic_speed=800)
+    assert any(line.kind == "module" for line in roce.bom)
+    assert {line.key for line in roce.bom} != {line.key for line in ib.bom}

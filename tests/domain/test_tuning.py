@@ -55,7 +55,8 @@ def test_the_nvue_snippet_names_the_leafs_ports_as_cumulus_does():
     the ECMP (uplink) ports only."""
     from selector.domain import DEFAULT_CATALOGUE, Answers, recommend
 
-    r6 = recommend(Answers(1024, nic_speed=400), DEFAULT_CATALOGUE).tuning  # 800G uplinks
+    leaf = LeafPorts(gpu_ports=32, gpu_split=2, uplink_ports=32, uplink_split=1)
+    r6 = tuning_profile("nvidia-spectrum", 400, uplink_gbps=800, cable_m=50, leaf=leaf)
     lines = [line.text for line in r6.config]
     assert lines[0] == "# Leaf: swp1-32 to the GPUs (2 ports each), swp33-64 to the spines"
     assert "nv set interface swp1-32 link breakout 2x" in lines

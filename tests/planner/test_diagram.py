@@ -44,7 +44,7 @@ def test_a_redundant_pair_is_drawn_as_one_switch_per_plane():
 
 
 def test_it_labels_the_rails_and_the_uplink_speed():
-    _, svg = _svg(2048)  # R6: 800G core, 400G GPU links
+    _, svg = _svg(2048, vendor="arista")  # R6 on Tomahawk 5: 800G core, 400G GPU links
     assert "Rail 1" in svg and "Rail 8" in svg and "…" in svg
     assert "× 800G links" in svg and "× 400G links" in svg
 

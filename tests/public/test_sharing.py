@@ -2,14 +2,20 @@
 shared results (a WeChat, Slack or e-mail preview names the page and shows the branded
 image), the Article JSON-LD with that image, breadcrumb trails from the home page."""
 
+import io
 import struct
 
 import pytest
 from django.contrib.staticfiles import finders
 from django.test import override_settings
+from django.utils import translation
+from PIL import Image
 
 from selector.core.sharing import share_token
 from selector.domain import Answers, Budget, Determinism, Workload
+from selector.planner.presenter import present
+from selector.planner.services import fresh
+from selector.wizard.card import key_numbers
 from tests.public.helpers import meta, nodes_of_type
 
 SITE = "https://net.example.com"
@@ -71,8 +77,36 @@ def test_a_shared_result_has_a_preview_of_its_recommendation(client, content, pr
     rule = html.split('<p class="rule">', 1)[1].split("</p>", 1)[0]
     assert _one(html, "og:description").startswith(rule.rsplit("</span>", 1)[1].strip())
     assert _one(html, "og:url") == SITE + url
-    assert _one(html, "og:image") == IMAGE and _one(html, "og:locale") == locale
+    # The image is drawn from this plan (selector.wizard.card), in the page's language.
+    assert _one(html, "og:image") == SITE + url + "card.png" == _one(html, "twitter:image")
+    assert _one(html, "og:image:alt").startswith(heading)
+    assert _one(html, "og:locale") == locale
     assert _one(html, "twitter:card") == "summary_large_image"
+
+
+def test_the_shared_result_s_image_is_its_plan_as_a_png(client, content):
+    url = f"/wizard/r/{share_token(ANSWERS)}/card.png"
+    zh, en = client.get(url), client.get("/en" + url)
+    for response in (zh, en):
+        assert response["Content-Type"] == "image/png"
+        image = Image.open(io.BytesIO(response.content))
+        assert image.size == (1200, 630) and image.format == "PNG"
+        assert "public" in response["Cache-Control"]
+        assert client.get(response.wsgi_request.path, HTTP_IF_NONE_MATCH=response["ETag"]
+                          ).status_code == 304
+    assert zh.content != en.content  # each language's words
+    other = client.get(f"/wizard/r/{share_token(Answers(gpus=16))}/card.png")
+    assert other.content != zh.content  # each plan its own image
+    assert client.get("/wizard/r/forged/card.png").status_code == 404
+
+
+def test_the_card_says_the_plan_s_key_numbers(content):
+    with translation.override("en"):
+        vm = present(fresh(ANSWERS), id_prefix="card")
+        numbers = dict(key_numbers(vm))
+    assert numbers["GPUs"] == "1,024"
+    assert numbers["Switch model"] == vm.summary.switch_model != ""
+    assert numbers["Switches"] == vm.summary.switches_text
 
 
 @pytest.mark.parametrize("path", ["/", "/en/"])

@@ -114,9 +114,13 @@ def test_the_jsonld_carries_answers_plan_and_tuning_as_property_values(rendered)
     assert doc["url"].startswith("http://testserver/wizard/r/")
 
 
-def test_an_infiniband_report_has_no_tuning_values(rendered):
+def test_an_infiniband_report_has_the_infiniband_tuning_values(rendered):
+    """An InfiniBand report carries the subnet manager's values (issue 22, finding 9), not
+    the RoCE lossless ones."""
     doc = json.loads(_reader(rendered, "infiniband").attachments[JSONLD_NAME][0])
-    assert not [k for k in _values(doc) if k.startswith("tuning.")]
+    tuning = sorted(k for k in _values(doc) if k.startswith("tuning."))
+    assert tuning == ["tuning.routing_engine", "tuning.service_level", "tuning.sharp",
+                      "tuning.shield"]
     assert "answer.determinism" in _values(doc)
 
 

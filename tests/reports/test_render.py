@@ -161,3 +161,14 @@ def test_every_checklist_remark_is_translated(client, content):
     assert "computes the PFC headroom" not in html
     text = squash(pdf_text(render_pdf_document(data).content))
     assert "computesthePFCheadroom" not in text
+
+
+def test_an_infiniband_report_prints_its_own_tuning_checklist(content):
+    """Finding 9: the report promised tuning and printed none for InfiniBand."""
+    from selector.domain import Answers, Budget
+
+    data = sample_report("en", "roce", answers=Answers(256, budget=Budget.PERFORMANCE))
+    html = render_html(data, web=False)
+    assert "InfiniBand tuning checklist" in html
+    assert "routing_engine ftree" in html and "NCCL_COLLNET_ENABLE=1" in html
+    assert "Lossless tuning checklist" not in html

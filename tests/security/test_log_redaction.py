@@ -93,7 +93,8 @@ def _leaks(resolver=None, urlconf=None) -> list[str]:
 
 def test_the_walk_finds_every_known_token_route():
     names = {(ns, name) for ns, name, _params, _secret in _secret_routes()}
-    assert names == {("wizard", "shared"), ("wizard", "handoff"), ("reports", "customer"),
+    assert names == {("wizard", "shared"), ("wizard", "handoff"), ("wizard", "shared_card"),
+                     ("reports", "customer"),
                      ("reports", "customer_web"), ("staff", "password_reset_confirm"),
                      ("quotes", "customer"), ("quotes", "customer_accept"),
                      ("quotes", "customer_pdf"), ("quotes", "customer_changes")}

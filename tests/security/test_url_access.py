@@ -40,6 +40,7 @@ EXPECTED: dict[str, dict] = {
     "wizard:step": {"all": 200},
     "wizard:result": {"all": 302},  # incomplete answers: back to the first open step
     "wizard:shared": {"all": 200},
+    "wizard:shared_card": {"all": 200},  # the shared result's sharing image
     # The shared result links here: a GET without Sec-Fetch-Site: same-origin asks first.
     "wizard:handoff": {"all": 200},
     "public:contact": {"all": 302},  # no finished wizard: back to the wizard
@@ -154,6 +155,7 @@ def _url(name: str, lead) -> str:
         "wizard:step": {"identifier": "scale"},
         "wizard:shared": {"token": share_token(Answers(gpus=64))},
         "wizard:handoff": {"token": share_token(Answers(gpus=64))},
+        "wizard:shared_card": {"token": share_token(Answers(gpus=64))},
         "reports:customer": {"token": links.make_token(lead)},
         "reports:customer_web": {"token": links.make_token(lead)},
         "staff:duplicate_dismiss": {"public_id": lead.public_id, "flag_id": 1},
