@@ -101,10 +101,9 @@ serve-prod: install
 load: install-dev
 	$(PY) bench/load.py
 
-# Two gunicorn app servers and the task workers behind HAProxy on one PostgreSQL database and
-# a Redis of their own (about 2 minutes; loopback only; PostgreSQL keeps running): a
-# redis-server started on a free port, or SCALE_REDIS_URL (host, port, database), the only
-# database it flushes.
+# Two gunicorn app servers and the task workers behind HAProxy on a PostgreSQL server and a
+# Redis of their own, on free ports (about 2 minutes; loopback only); SCALE_REDIS_URL (host,
+# port, database) to use a given Redis database instead, the only one it flushes.
 scale-test: install-dev
 	$(PY) bench/scale_test.py
 

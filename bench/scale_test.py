@@ -3,15 +3,17 @@
 
 Starts, on loopback only and bounded in time:
 
-* two gunicorn app servers (separate processes, ports SCALE_APP_PORTS, production settings
-  from deploy/gunicorn.conf.py), the supervised task workers (`manage.py task_supervisor`);
-* one PostgreSQL database of its own (SCALE_DATABASE, dropped and created afresh; the
-  machine's PostgreSQL itself is never stopped) and a Redis of its own: a redis-server it
-  starts on a free port and stops at the end, or, with SCALE_REDIS_URL, that database
-  (host, port and number: the only one it flushes, so give it one nobody else uses);
-* HAProxy from Debian's package in front (round-robin, health checks on /healthz,
-  X-Forwarded-For set to the client address; the app servers' TRUSTED_PROXIES is the
-  balancer). Its configuration is written to artifacts/scale/haproxy.cfg.
+* two gunicorn app servers (separate processes on free ports, or SCALE_APP_PORTS;
+  production settings from deploy/gunicorn.conf.py), the supervised task workers
+  (`manage.py task_supervisor`);
+* a PostgreSQL server of its own (devtools.pgcluster: initdb in a temporary folder, a free
+  port, removed afterwards; the machine's PostgreSQL is never touched) and a Redis of its
+  own: a redis-server it starts on a free port and stops at the end, or, with
+  SCALE_REDIS_URL, that database (host, port and number: the only one it flushes, so give
+  it one nobody else uses);
+* HAProxy from Debian's package in front (a free port or SCALE_PORT; round-robin, health
+  checks on /healthz, X-Forwarded-For set to the client address; the app servers'
+  TRUSTED_PROXIES is the balancer). Its configuration is written to artifacts/scale/haproxy.cfg.
 
 Then, through the balancer only, it shows that the lead rate limit, the log-in throttle,
 sessions (and the two-factor step), the idle timeout, the pre-rendered PDF cache and the
@@ -43,12 +45,17 @@ ROOT = Path(__file__).resolve().parent.parent
 PY = str(ROOT / ".venv" / "bin" / "python")
 GUNICORN = str(ROOT / ".venv" / "bin" / "gunicorn")
 HOST = "127.0.0.1"
-BALANCER_PORT = int(os.environ.get("SCALE_PORT", "8150"))
-APP_PORTS = tuple(int(p) for p in os.environ.get("SCALE_APP_PORTS", "8151,8152").split(","))
-DB_NAME = os.environ.get("SCALE_DATABASE", "selector_scale")
-DATABASE_URL = f"postgres://postgres@127.0.0.1:5432/{DB_NAME}"
 sys.path.insert(0, str(ROOT))
-from devtools.ports import free_port  # noqa: E402 (after the path)
+from devtools.pgcluster import Cluster, private_cluster  # noqa: E402 (after the path)
+from devtools.ports import free_port, free_ports  # noqa: E402
+
+# Free ports unless given: two runs on one machine never meet.
+_PORTS = free_ports(3)
+BALANCER_PORT = int(os.environ.get("SCALE_PORT", "0")) or _PORTS[0]
+APP_PORTS = (tuple(int(p) for p in os.environ["SCALE_APP_PORTS"].split(","))
+             if os.environ.get("SCALE_APP_PORTS") else (_PORTS[1], _PORTS[2]))
+DB_NAME = "selector_scale"
+CLUSTER: Cluster | None = None  # the run's own PostgreSQL server, set by main()
 
 GIVEN_REDIS = os.environ.get("SCALE_REDIS_URL", "")
 _redis = urllib.parse.urlsplit(GIVEN_REDIS or f"redis://{HOST}:{free_port()}/0")
@@ -218,14 +225,16 @@ def start_own_redis() -> subprocess.Popen | None:
 
 
 def psql(sql: str) -> str:
-    return run("psql", "-h", HOST, "-U", "postgres", "-d", DB_NAME, "-tAc", sql).stdout.strip()
+    assert CLUSTER is not None
+    return CLUSTER.psql(sql)
 
 
 def base_env() -> dict:
     return {
         **{k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "TEST_"))},
         "DEBUG": "0", "SECRET_KEY": "scale-test-only-" + "x" * 50,
-        "DATABASE_URL": DATABASE_URL, "DB_POOL_MAX": "4", "REDIS_URL": REDIS_URL,
+        "DATABASE_URL": CLUSTER.url if CLUSTER else "", "DB_POOL_MAX": "4",
+        "REDIS_URL": REDIS_URL,
         "ALLOWED_HOSTS": f"{HOST},localhost", "SITE_URL": f"http://{HOST}:{BALANCER_PORT}",
         "SECURE_SSL_REDIRECT": "0", "SECURE_COOKIES": "0", "SECURE_HSTS_SECONDS": "0",
         "TASKS_BACKEND": "database", "TRUSTED_PROXIES": HOST,
@@ -251,8 +260,6 @@ print(device.key)
 
 
 def prepare(env: dict) -> str:
-    run("psql", "-h", HOST, "-U", "postgres", "-qc", f'DROP DATABASE IF EXISTS "{DB_NAME}"')
-    run("psql", "-h", HOST, "-U", "postgres", "-qc", f'CREATE DATABASE "{DB_NAME}"')
     run(PY, "manage.py", "migrate", "--noinput", "-v", "0", env=env)
     run(PY, "manage.py", "load_content", "-v", "0", env=env)
     run(PY, "manage.py", "collectstatic", "--noinput", "-v", "0", env=env)
@@ -423,12 +430,13 @@ def check_pdf_cache(checks: Checks, accepted: list[tuple[Browser, str]]):
     browser, _location = accepted[0]
     status, page, _r = browser.get("/contact/thanks/")
     link = REPORT_LINK.search(page)
-    # The worker pre-renders every new lead's PDF into the shared cache.
+    # The worker pre-renders every new lead's PDF into the shared store (leads.ReportPdf in
+    # PostgreSQL since the PDFs left the cache).
     wait_until(lambda: int(psql(
         "SELECT count(*) FROM django_tasks_database_dbtaskresult WHERE task_path LIKE "
         "'%prerender_report' AND status = 'SUCCESSFUL'")) >= len(accepted), 120,
         "the worker's pre-renders")
-    keys = redis_cli("--scan", "--pattern", "*reports:pdf:*").stdout.split()
+    stored = int(psql("SELECT count(*) FROM leads_reportpdf WHERE content IS NOT NULL"))
     timings = []
     for _ in range(2):
         started = time.perf_counter()
@@ -446,7 +454,7 @@ def check_pdf_cache(checks: Checks, accepted: list[tuple[Browser, str]]):
         status_pdf, body, _r = manager.get(f"/staff/leads/{public_id}/report/?lang=en")
         fresh.append(((time.perf_counter() - started) * 1000, status_pdf, manager.last_server))
     cached_ms = max(t for t, *_rest in timings)
-    ok = (status == 200 and link and len(keys) >= len(accepted)
+    ok = (status == 200 and link and stored >= len(accepted)
           and all(s == 200 and pdf for _t, s, _server, pdf in timings)
           and {server for _t, _s, server, _pdf in timings} == {"app1", "app2"}
           and all(s == 200 for _t, s, _server in fresh)
@@ -456,7 +464,7 @@ def check_pdf_cache(checks: Checks, accepted: list[tuple[Browser, str]]):
     metric("scale_pdf_cached_other_server_ms", f"{fresh[1][0]:.0f}", "ms")
     metric("scale_pdf_prerendered_download_ms", f"{cached_ms:.0f}", "ms")
     checks.add("pre-rendered PDF cache shared", ok,
-               f"{len(keys)} PDFs in Redis; pre-rendered customer PDF "
+               f"{stored} PDFs stored; pre-rendered customer PDF "
                + ", ".join(f"{t:.0f} ms on {server}" for t, _s, server, _p in timings)
                + f"; a fresh render {fresh[0][0]:.0f} ms on {fresh[0][2]}, the same PDF "
                f"{fresh[1][0]:.0f} ms on {fresh[1][2]}")
@@ -588,16 +596,20 @@ def main() -> int:
         print("haproxy is not installed: run `make install` (DEB_PACKAGES)", file=sys.stderr)
         return 1
     version = haproxy.stdout.split()[2]
-    env = base_env()
-    print(f"database {DB_NAME}, Redis {REDIS_URL}{'' if GIVEN_REDIS else ' (its own)'}, "
-          f"balancer {HOST}:{BALANCER_PORT}, app servers {APP_PORTS}")
-    own_redis = start_own_redis()
-    try:
-        return _run(env, version)
-    finally:
-        if own_redis is not None:
-            own_redis.terminate()
-            own_redis.wait(timeout=10)
+    global CLUSTER
+    with private_cluster(database=DB_NAME, durable=True) as cluster:
+        CLUSTER = cluster
+        env = base_env()
+        print(f"PostgreSQL (its own) on {HOST}:{cluster.port}, Redis {REDIS_URL}"
+              f"{'' if GIVEN_REDIS else ' (its own)'}, balancer {HOST}:{BALANCER_PORT}, "
+              f"app servers {APP_PORTS}")
+        own_redis = start_own_redis()
+        try:
+            return _run(env, version)
+        finally:
+            if own_redis is not None:
+                own_redis.terminate()
+                own_redis.wait(timeout=10)
 
 
 def _run(env: dict, version: str) -> int:

@@ -63,3 +63,10 @@ def test_bench_takes_its_test_database_name_from_the_environment():
     assert _bench_command(TEST_DATABASE_NAME="test_mine") == "test_mine"
     first, second = _bench_command(), _bench_command()
     assert first.startswith("test_selector_bench_") and first != second  # one per run
+
+
+def test_scale_test_runs_on_a_postgresql_and_ports_of_its_own(monkeypatch):
+    """Two people can run it at once: it names no database of the machine's PostgreSQL."""
+    scale = _scale_test(monkeypatch, None)
+    assert scale.CLUSTER is None  # main() starts a private cluster
+    assert ":5432" not in (ROOT / "bench/scale_test.py").read_text()
