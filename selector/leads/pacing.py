@@ -14,7 +14,9 @@ The platforms' limits, per robot (read 2026-12-02):
 
 ``reserve(url)`` takes a slot: 0 when the post may go now (the slot is recorded), else the
 seconds until the next free one, and then nothing is recorded: the caller re-enqueues its
-task with ``run_after`` (queued, not dropped). The window is a sliding one of the last
+task with ``run_after`` (queued, not dropped). ``reserve(url, book=True)`` (the new-lead
+messages) books that next free slot for the caller instead, so each waiting message wakes
+once, at its own slot. The window is a sliding one of the last
 posts (leads.RobotPace, locked while read and written, so two workers never take the same
 last slot), with a second of margin for clocks. A post that fails still used its slot.
 """
@@ -42,8 +44,12 @@ def robot_key(url: str) -> str:
     return hashlib.sha256(url.encode()).hexdigest()
 
 
-def reserve(url: str, now: float | None = None) -> float:
-    """A slot for one post to the robot at ``url`` (see the module doc)."""
+def reserve(url: str, now: float | None = None, *, book: bool = False) -> float:
+    """A slot for one post to the robot at ``url`` (see the module doc). Posts go first come,
+    first served: after every slot already booked. With ``book``, when there is no slot now
+    the next free one is booked for the caller, who re-enqueues its task for that moment and
+    then posts without asking again (``booked_slot_is_due``): one wait per message, instead
+    of every waiting message waking at the same freed slot and all but one waiting again."""
     limits = LIMITS.get(webhook_kind(url), ())
     if not limits:
         return 0.0  # a generic webhook: no documented limit
@@ -59,13 +65,25 @@ def reserve(url: str, now: float | None = None) -> float:
     with transaction.atomic():
         row = RobotPace.objects.select_for_update().get(pk=key)
         sent = sorted(t for t in row.sent if t > now - horizon)
-        wait = 0.0
-        for count, seconds in limits:
-            recent = [t for t in sent if t > now - seconds - MARGIN]
-            if len(recent) >= count:
-                wait = max(wait, recent[-count] + seconds + MARGIN - now)
-        if wait <= 0:
+        at = max([now, *sent[-1:]])  # after the last booked slot
+        moved = True
+        while moved:
+            moved = False
+            for count, seconds in limits:
+                recent = [t for t in sent if t > at - seconds - MARGIN]
+                if len(recent) >= count and recent[-count] + seconds + MARGIN > at:
+                    at, moved = recent[-count] + seconds + MARGIN, True
+        if at <= now:
             sent.append(now)
+        elif book:
+            sent.append(at)
         row.sent = sent
         row.save(update_fields=["sent"])
-    return max(0.0, wait)
+    return max(0.0, at - now)
+
+
+def booked_slot_is_due(slot: float, now: float | None = None) -> bool:
+    """Whether a slot booked by ``reserve(book=True)`` may be used now: not before it and at
+    most MARGIN after (a later post could bunch up with the next slots: booked again)."""
+    now = time.time() if now is None else now
+    return bool(slot) and slot - MARGIN <= now <= slot + MARGIN

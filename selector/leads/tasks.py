@@ -47,11 +47,12 @@ def backoff_seconds(attempt: int) -> float:
 
 def deliver(task_obj, args: tuple, *, lead_public_id: str, attempt: int,
             prepare: Callable[[Lead], Callable[[], object]], kind: str, done_kind: str,
-            failed_kind: str, key: dict) -> str:
+            failed_kind: str, key: dict, slot: float = 0.0) -> str:
     """One delivery with retries (see the module doc and selector.leads.deliveries).
     ``prepare(lead)`` builds the message and returns the call that sends it; ``key``
     identifies the delivery in the events' data (e.g. ``{"channel": "email"}``).
-    ``attempt`` (the task's argument) is informational: the Delivery row counts."""
+    ``attempt`` (the task's argument) is informational: the Delivery row counts. ``slot``:
+    the robot slot booked for this run when it was paced (selector.leads.pacing)."""
     max_attempts = settings.LEAD_NOTIFY_MAX_ATTEMPTS
     label = "/".join(map(str, key.values())) or kind
     backend = task_backends[task_obj.backend]
@@ -91,12 +92,14 @@ def deliver(task_obj, args: tuple, *, lead_public_id: str, attempt: int,
             else:
                 deliveries.attempt_failed(row, error)
         else:
-            if kind in ROBOT_KINDS and backend.supports_defer:
-                wait = pacing.reserve(settings.LEAD_WEBHOOK_URL)
-                if wait > 0:  # the robot's rate is used up: queued, not dropped
+            if (kind in ROBOT_KINDS and backend.supports_defer
+                    and not pacing.booked_slot_is_due(slot)):
+                wait = pacing.reserve(settings.LEAD_WEBHOOK_URL, book=True)
+                if wait > 0:  # the robot's rate is used up: queued for its booked slot
                     task_obj.using(run_after=timezone.now() + timedelta(seconds=wait)).enqueue(
-                        *args, attempt)
+                        *args, attempt, time.time() + wait)
                     return "paced"
+            slot = 0.0  # used: a retry books again
             if not deliveries.claim(row):
                 continue  # another run claimed it meanwhile: see what it did
             try:
@@ -138,11 +141,13 @@ def _failed(lead: Lead, failed_kind: str, key: dict, attempt: int, error: str, *
 
 
 @task
-def notify_lead(lead_public_id: str, channel: str, attempt: int = 1) -> str:
-    """Tell sales about a new lead on one channel (e-mail or group-robot webhook)."""
+def notify_lead(lead_public_id: str, channel: str, attempt: int = 1, slot: float = 0.0) -> str:
+    """Tell sales about a new lead on one channel (e-mail or group-robot webhook); ``slot``:
+    the robot's slot booked for this run (a paced re-run)."""
     kind, prepare = CHANNELS[channel]
     return deliver(notify_lead, (lead_public_id, channel), lead_public_id=lead_public_id,
                    attempt=attempt, prepare=prepare, kind=kind,
                    done_kind=LeadEvent.Kind.NOTIFIED,
-                   failed_kind=LeadEvent.Kind.NOTIFICATION_FAILED, key={"channel": channel})
+                   failed_kind=LeadEvent.Kind.NOTIFICATION_FAILED, key={"channel": channel},
+                   slot=slot)
 

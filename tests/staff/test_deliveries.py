@@ -285,3 +285,53 @@ def test_a_large_team_gets_its_digests_within_the_robots_rate(settings, db):
                 assert tasks.send_digests() == 5
                 assert tasks.send_digests() == 0  # each once a day
     assert post.call_count == 25
+
+
+def test_paced_robot_messages_wait_once_each_for_a_slot_of_their_own(settings, db, webhook):
+    """25 new-lead messages at once (a 20-a-minute robot): 20 go now, each of the other 5 is
+    re-enqueued once for a slot booked for it, and posted then. Before, every waiting
+    message woke at the same freed slot and all but one waited again: `make load` counted
+    2,523 task runs for about 130 robot messages."""
+    import time_machine
+    from django_tasks_db.models import DBTaskResult
+
+    from selector.leads import pacing
+    from selector.leads.tasks import notify_lead
+
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+    leads = [make_lead() for _ in range(25)]
+    for lead in leads:
+        deliveries.expect(lead, Delivery.Kind.SALES_ROBOT)
+    outcomes = [notify_lead.call(str(lead.public_id), "webhook") for lead in leads]
+    assert outcomes == ["sent"] * 20 + ["paced"] * 5
+    waiting = sorted(DBTaskResult.objects.all(), key=lambda run: run.run_after)
+    assert len(waiting) == 5
+    slots = [run.args_kwargs["args"][3] for run in waiting]
+    assert slots == sorted(slots) and len(set(slots)) == 5  # one slot each, in turn
+    runs = 0
+    for run in waiting:  # each at its own time: posted, no second wait
+        with time_machine.travel(run.run_after, tick=False):
+            assert run.task.call(*run.args_kwargs["args"]) == "sent"
+            runs += 1
+    assert runs == 5 and DBTaskResult.objects.count() == 5  # nothing re-enqueued
+    assert len(webhook.requests) == 25
+    assert not Delivery.objects.exclude(status="sent").exists()
+    # A slot taken more than the margin late is not used (it could bunch up with the next
+    # ones): the message books again.
+    assert not pacing.booked_slot_is_due(slots[0], now=slots[0] + pacing.MARGIN + 0.5)
+    assert pacing.booked_slot_is_due(slots[0], now=slots[0] + 0.5)
+
+
+def test_booked_slots_keep_every_minute_within_the_limit(db):
+    from selector.leads import pacing
+
+    start = 1_800_000_000.0
+    slots = []
+    for i in range(65):
+        now = start + i * 0.05
+        slots.append(now + pacing.reserve(WECOM, now=now, book=True))
+    for t in slots:  # any 60 s window holds at most 20 posts
+        assert sum(1 for u in slots if t - 60 < u <= t) <= 20
+    assert slots[20] > slots[0] + 60 and slots[40] > slots[20] + 60
+    # Someone who does not book (the workspace's messages) queues behind the booked slots.
+    assert pacing.reserve(WECOM, now=start + 5) > slots[-1] - (start + 5)
