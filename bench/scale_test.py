@@ -13,7 +13,8 @@ Starts, on loopback only and bounded in time:
   it one nobody else uses);
 * HAProxy from Debian's package in front (a free port or SCALE_PORT; round-robin, health
   checks on /healthz, X-Forwarded-For set to the client address; the app servers'
-  TRUSTED_PROXIES is the balancer). Its configuration is written to artifacts/scale/haproxy.cfg.
+  TRUSTED_PROXIES is the balancer). Its configuration is written to
+  artifacts/scale/<time>-<port>/haproxy.cfg, with the logs (a folder per run).
 
 Then, through the balancer only, it shows that the lead rate limit, the log-in throttle,
 sessions (and the two-factor step), the idle timeout, the pre-rendered PDF cache and the
@@ -66,7 +67,10 @@ RATE_LIMIT = 4
 IDLE_TIMEOUT = 60  # the smallest STAFF_IDLE_TIMEOUT the settings accept
 LOAD_USERS = int(os.environ.get("SCALE_LOAD_USERS", "8"))
 LOAD_SECONDS = int(os.environ.get("SCALE_LOAD_SECONDS", "24"))
-ART = ROOT / "artifacts" / "scale"
+# This run's files (balancer configuration, logs): a folder of its own, so a run next to
+# another in the same checkout (`make bench` runs this too) never reads the other's
+# haproxy.cfg, whose ports are the other run's app servers.
+ART = ROOT / "artifacts" / "scale" / f"{time.strftime('%Y%m%d-%H%M%S')}-{BALANCER_PORT}"
 PASSWORD = "scale-test-password-9"  # noqa: S105 (a throw-away account in a throw-away DB)
 
 HAPROXY_CFG = f"""\

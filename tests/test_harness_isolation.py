@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -70,3 +71,82 @@ def test_scale_test_runs_on_a_postgresql_and_ports_of_its_own(monkeypatch):
     scale = _scale_test(monkeypatch, None)
     assert scale.CLUSTER is None  # main() starts a private cluster
     assert ":5432" not in (ROOT / "bench/scale_test.py").read_text()
+
+
+def _load(monkeypatch, **env: str):
+    for key in ("LOAD_PORT", "LOAD_FAULTS"):
+        monkeypatch.delenv(key, raising=False)
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    spec = importlib.util.spec_from_file_location("load_harness", ROOT / "bench/load.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "load_harness", module)  # its dataclasses need it
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_load_runs_on_servers_and_ports_of_its_own(monkeypatch, tmp_path):
+    """The stack `make load` starts names only this run's PostgreSQL, Redis, robot, mail
+    folder and cache prefix, whatever the caller's environment says (here the test
+    settings' own: a test database name, REDIS_URL="", the e-mails off)."""
+    monkeypatch.setenv("TEST_DATABASE_NAME", "test_someone_else")
+    monkeypatch.setenv("CACHE_KEY_PREFIX", "shared")
+    monkeypatch.setenv("REDIS_URL", "redis://127.0.0.1:6379/0")
+    monkeypatch.setenv("REPORT_EMAIL_ENABLED", "0")
+    monkeypatch.setenv("DJANGO_SETTINGS_MODULE", "tests.settings")
+    first, second = _load(monkeypatch), _load(monkeypatch)
+    assert first.CLUSTER is None  # main() starts a private cluster
+    assert first.PORT != second.PORT  # a free port each
+    env = first.server_env(os.environ, database_url="postgres://postgres@127.0.0.1:5999/x",
+                           redis_port=6999, robot_url="http://127.0.0.1:7999/r",
+                           mail_dir=tmp_path)
+    assert "TEST_DATABASE_NAME" not in env
+    assert env["DJANGO_SETTINGS_MODULE"] == "selector.settings"  # production, not tests
+    assert env["DATABASE_URL"].endswith(":5999/x")
+    assert env["REDIS_URL"] == "redis://127.0.0.1:6999/0"
+    assert env["CACHE_KEY_PREFIX"] == f"load{first.PORT}"
+    assert env["LEAD_WEBHOOK_URL"] == "http://127.0.0.1:7999/r"
+    assert env["EMAIL_FILE_PATH"] == str(tmp_path)
+    assert env["REPORT_EMAIL_ENABLED"] == "1" and env["SECRET_KEY"].startswith("load-test")
+    source = (ROOT / "bench/load.py").read_text()
+    assert ":5432" not in source and ":6379" not in source
+
+
+def test_two_load_runs_keep_their_files_apart(monkeypatch):
+    load = _load(monkeypatch)
+    first, second = load.run_folder(), load.run_folder()
+    try:
+        assert first != second and first.parent == second.parent == ROOT / "artifacts"
+    finally:
+        first.rmdir()
+        second.rmdir()
+
+
+def test_load_faults_selects_faults_by_name(monkeypatch):
+    load = _load(monkeypatch)
+    assert load.selected_faults(None) == list(load.FAULTS)
+    assert load.selected_faults("robot") == ["robot"]
+    assert load.selected_faults("webhook, postgres") == ["webhook", "postgres"]
+    assert load.selected_faults("none") == []
+    with pytest.raises(SystemExit, match="unknown pg"):
+        load.selected_faults("pg")
+
+
+def test_scale_test_keeps_its_files_apart_from_another_run(monkeypatch):
+    first, second = _scale_test(monkeypatch, None), _scale_test(monkeypatch, None)
+    assert first.ART != second.ART  # each haproxy.cfg names its own app servers
+    assert first.REDIS_PORT != second.REDIS_PORT
+
+
+def test_the_harnesses_name_distinct_databases_and_caches(monkeypatch):
+    """`make load`, `make scale-test` and `make bench` side by side: each its own database
+    (two private clusters on their own ports; the bench's test database of its run) and its
+    own Redis server on its own port (the bench's test settings use none: REDIS_URL="")."""
+    from django.conf import settings
+
+    scale, load = _scale_test(monkeypatch, None), _load(monkeypatch)
+    assert scale.DB_NAME != load.DB_NAME
+    assert len({int(scale.REDIS_PORT), scale.BALANCER_PORT, *scale.APP_PORTS, load.PORT}) == 5
+    assert not settings.REDIS_URL  # the bench's settings (tests.settings): no Redis at all
+    assert settings.CACHES["default"]["BACKEND"] == "selector.core.cache.DatabaseCache"
