@@ -96,8 +96,9 @@ test: install-dev
 serve-prod: install
 	deploy/serve-prod.sh
 
-# Load and fault test of the serve-prod stack (loopback, ~5 minutes) on a PostgreSQL server
-# and a Redis of its own (free ports); the outage stops only that server.
+# Load and fault test of the serve-prod stack (loopback, ~6 minutes) on a PostgreSQL server,
+# a Redis and a fake group robot of its own (free ports); each fault touches only those.
+# LOAD_FAULTS=postgres,redis,worker,robot,webhook (the default) or a few of them; LOAD_USERS (3).
 load: install-dev
 	$(PY) bench/load.py
 

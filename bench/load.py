@@ -72,7 +72,7 @@ OUTAGE_SECONDS = int(os.environ.get("OUTAGE_SECONDS", "10"))
 DRAIN_SECONDS = int(os.environ.get("DRAIN_SECONDS", "300"))
 # A customer's pause before each page (0 = flat out). With the default a customer submits a
 # lead every 7 s or so: a scenario's leads fit the robot's 20 messages a minute in about a
-# minute, so a run of every fault takes about 15 minutes on the 2-core machine.
+# minute, so a run of every fault takes about 6 minutes on the 2-core machine.
 THINK_SECONDS = float(os.environ.get("LOAD_THINK_SECONDS", "0.5"))
 FAULTS = ("postgres", "redis", "worker", "robot", "webhook")
 # The stuck-task timeout of this run (the production default is 600 s): a killed worker's

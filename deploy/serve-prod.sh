@@ -46,8 +46,9 @@ $PY manage.py load_content
 $PY manage.py collectstatic --noinput -v0
 # Refuse to start what customers could not reach (no hotline and no e-mail in the company
 # profile, the default sender): errors only, the HTTPS relaxations above are warnings.
-# A loopback stand-in that no customer uses (bench/load.py) silences those two ids with
-# SILENCED_SYSTEM_CHECKS=content.E001,leads.E001; a deployment never does.
+# A loopback stand-in that no customer uses (bench/load.py) silences those two ids and
+# Django's refusal of its file e-mail backend with
+# SILENCED_SYSTEM_CHECKS=content.E001,leads.E001,mail.E001; a deployment never does.
 $PY manage.py check --deploy --fail-level ERROR
 
 worker_pid=""
