@@ -51,6 +51,7 @@ def test_the_page_shows_the_quote_and_nothing_else_of_the_lead(client, sent, own
     body = response.content.decode()
     assert sent.number in body and f"¥{sent.total_amount:,.2f}" in body
     assert "付款：合同签订后 30 日内。" in body and owned_lead.company in body
+    assert "增值税（税率 13%）" in body  # the rate as an invoice prints it, not "0.13"
     for private in (owned_lead.name, owned_lead.phone, owned_lead.email, owned_lead.role,
                     owned_lead.message, str(owned_lead.public_id),
                     share_token(Answers.from_dict(owned_lead.answers)), "sam"):
