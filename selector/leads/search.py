@@ -14,10 +14,18 @@ the index holds the whole expression and keeps its meaning when this module chan
 
 from __future__ import annotations
 
+import re
+
+import phonenumbers
+from django.core.exceptions import ValidationError
 from django.db.models import F, Func, TextField, Value
 from django.db.models.functions import Lower, Replace
 
+from selector.leads.validators import normalize_phone
+
 INDEX_NAME = "lead_search_trgm"
+# What people type around a phone number's digits (half- and full-width), and a "+".
+_PHONE_PUNCTUATION = re.compile(r"[\s\-‐–—－.．()（）/+＋]")
 # The planner's row estimate for LIKE '%term%' comes from the expression's histogram; a
 # finer one picks the better of "walk created_at, stop at 50" and "bitmap of the matches".
 # Set by leads/0011 (Django cannot declare per-column index statistics).
@@ -39,9 +47,20 @@ def search_text() -> Lower:
 
 
 def search_term(q: str) -> str:
-    """What to look for in search_text(): lower-cased; a phone number typed with spaces,
-    dashes or a leading + becomes its digits."""
-    compact = "".join(q.split()).replace("-", "").lstrip("+")
-    if compact.isdigit():
-        return compact
+    """What to look for in search_text(): lower-cased; a phone number, or part of one, typed
+    as it was dictated becomes the digits it has in the stored E.164 form:
+
+    - a whole number the contact form would accept ("0755-8888 6666", "(+86)138-0013-8000",
+      "138 0013 8000", full-width digits) is normalised like the form does, so a landline's
+      trunk 0 becomes the country code ("8675588886666");
+    - a part of one keeps its digits, without the spaces, dashes, dots and brackets around
+      them; a leading trunk 0 ("0755-8888") is dropped, as E.164 drops it; a leading 00 or +
+      (the international prefix) too."""
+    compact = _PHONE_PUNCTUATION.sub("", q)
+    if compact and compact.isdigit():
+        try:
+            return normalize_phone(q).lstrip("+")
+        except ValidationError:
+            digits = phonenumbers.normalize_digits_only(compact)
+            return digits[2:] if digits.startswith("00") else digits.removeprefix("0")
     return q.lower()

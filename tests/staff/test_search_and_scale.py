@@ -5,6 +5,8 @@ the search goes through the trigram expression index (Lead.Meta.indexes)."""
 import datetime as dt
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -28,9 +30,48 @@ def found(client, q: str, **params) -> set[str]:
 
 @pytest.mark.parametrize("typed,term", [
     ("+86 139-1111 2222", "8613911112222"), ("139 1111", "1391111"),
-    ("Alice@Nimbus", "alice@nimbus"), ("云智数据", "云智数据")])
+    ("Alice@Nimbus", "alice@nimbus"), ("云智数据", "云智数据"),
+    ("0755-8888 6666", "8675588886666"), ("0755-8888", "7558888"),
+    ("(+86)138-0013-8000", "8613800138000"), ("0086 139 1111", "861391111"),
+    ("１３９ １１１１", "1391111"), ("NS-2026", "ns-2026")])
 def test_search_terms_are_normalised(typed, term):
     assert search_term(typed) == term
+
+
+MOBILE = st.from_regex(r"1[3-9][0-9]{9}", fullmatch=True)
+LANDLINE = st.tuples(st.sampled_from(["10", "20", "21", "755", "571", "28"]),
+                     st.from_regex(r"[2-8][0-9]{7}", fullmatch=True))
+SEPARATORS = st.sampled_from(["", " ", "-", "－", ".", "  "])
+
+
+@given(number=MOBILE, sep=SEPARATORS, prefix=st.sampled_from(["", "+86 ", "(+86)", "0086 ",
+                                                              "（＋86）"]),
+       cut=st.integers(min_value=3, max_value=11))
+def test_a_mobile_typed_any_way_is_a_substring_of_what_is_stored(number, sep, prefix, cut):
+    """However a mobile number is dictated (spaces, dashes, full-width, with or without the
+    country code, whole or only its first digits), the term is part of the stored digits."""
+    stored = "86" + number  # search_text(): the E.164 number without its "+"
+    spaced = sep.join([number[:3], number[3:7], number[7:]])
+    assert search_term(prefix + spaced) in stored
+    assert search_term(sep.join([number[:3], number[3:cut]]) if cut > 3 else number[:3]) \
+        in stored
+
+
+@given(landline=LANDLINE, sep=SEPARATORS)
+def test_a_landline_typed_with_its_trunk_zero_is_found(landline, sep):
+    area, local = landline
+    stored = "86" + area + local
+    assert search_term(f"0{area}{sep}{local[:4]}{sep}{local[4:]}") in stored
+    assert search_term(f"0{area}{sep}{local[:4]}") in stored
+
+
+def test_a_landline_dictated_with_its_area_code_finds_the_lead(client, sales):
+    make_lead(name="Shenzhen Desk", company="南山机房", phone="+8675588886666")
+    make_lead(name="Other Desk", company="福田", phone="+8675588880000")
+    login(client, sales)
+    for q in ("0755-8888 6666", "0755 88886666", "(0755) 8888-6666", "8888 6666"):
+        assert found(client, q) == {"Shenzhen Desk"}, q
+    assert found(client, "0755-8888") == {"Shenzhen Desk", "Other Desk"}
 
 
 def test_it_finds_leads_by_any_field_and_follows_updates(client, sales):
