@@ -5,12 +5,12 @@ the search goes through the trigram expression index (Lead.Meta.indexes)."""
 import datetime as dt
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
+from hypothesis import given
+from hypothesis import strategies as st
 
 from selector.leads.models import Lead
 from selector.leads.search import INDEX_NAME, search_term
