@@ -23,6 +23,7 @@ from selector.core.explain import FABRIC_SHORT
 from selector.domain import Fabric
 from selector.leads.models import OPEN_STATUSES, Lead
 from selector.leads.search import search_term, search_text
+from selector.staff import permissions
 from selector.staff.forms import OWNER_MINE, OWNER_NONE, SCALE_RANGES, SORTS, STATUS_OPEN
 from selector.wizard.models import WizardSession
 from selector.wizard.steps import STEPS
@@ -324,11 +325,18 @@ def my_day(user, now=None) -> dict:
 MANAGER_CACHE_SECONDS = 60
 
 
+# What a row needs to name its owner (permissions.display_name), through select_related.
+OWNER_NAME_COLUMNS = ("owner__username", "owner__first_name", "owner__last_name")
+
+
 def _usernames(ids) -> dict:
+    """{pk: display name} of these users (a handful: the team), for figures by person."""
     ids = {pk for pk in ids if pk is not None}
     if not ids:
         return {}
-    return dict(get_user_model().objects.filter(pk__in=ids).values_list("pk", "username"))
+    users = get_user_model().objects.filter(pk__in=ids).only(
+        "pk", "username", "first_name", "last_name")
+    return {u.pk: permissions.display_name(u) for u in users}
 
 
 def pipeline_by_owner() -> dict:
@@ -400,7 +408,7 @@ def stale_leads(days: int, now=None) -> dict:
                         for r in counts],
                        key=lambda r: (r["owner__username"] is None, r["owner__username"] or ""))
     oldest = list(qs.select_related("owner").only(
-        "public_id", "report_number", "company", "owner__username").annotate(
+        "public_id", "report_number", "company", *OWNER_NAME_COLUMNS).annotate(
         last_seen=Coalesce("last_activity_at", "created_at")).order_by("last_seen", "pk")
         [:STALE_LIST])
     total = sum(r["n"] for r in per_owner)

@@ -78,6 +78,33 @@ def test_managers_filter_by_a_specific_owner(client, manager, sales2, leads):
     assert names(response) == ["Bob Lee"]
 
 
+def test_a_rep_who_left_stays_in_the_filter_as_former_but_gets_no_new_leads(
+        client, manager, sales2, leads):
+    """Deactivated, a rep still owns his leads: the manager finds them by his name (marked
+    "former") to hand them over; the menus that give leads an owner no longer offer him."""
+    type(sales2).objects.filter(pk=sales2.pk).update(is_active=False, first_name="磊",
+                                                     last_name="王")
+    response = login(client, manager).get(f"{URL}?owner={sales2.pk}")
+    assert response.status_code == 200 and names(response) == ["Bob Lee"]
+    filter_choices = dict(response.context["form"].fields["owner"].choices)
+    assert filter_choices[str(sales2.pk)] == "王磊（已离职）"
+    bulk_choices = dict(response.context["bulk_form"].fields["owner"].choices)
+    assert str(sales2.pk) not in bulk_choices
+    export = client.get(f"/staff/leads/export.csv?owner={sales2.pk}")
+    assert export.status_code == 200
+    rows = b"".join(export.streaming_content).decode("utf-8-sig")
+    assert "Bob Lee" in rows and "Alice Zhang" not in rows
+
+
+def test_rows_and_menus_name_people_not_logins(client, manager, sales, leads):
+    type(sales).objects.filter(pk=sales.pk).update(first_name="娜", last_name="李")
+    body = login(client, manager).get(URL).content.decode()
+    assert "李娜" in body
+    row = body[body.index("Alice Zhang"):]
+    row = row[:row.index("</tr>")]
+    assert "李娜" in row and sales.username not in row
+
+
 def test_sales_cannot_filter_by_a_specific_owner(client, sales, sales2, leads):
     response = login(client, sales).get(f"{URL}?owner={sales2.pk}")
     assert response.status_code == 400
