@@ -17,8 +17,9 @@ from __future__ import annotations
 import re
 
 import phonenumbers
+from django.contrib.postgres.fields import ArrayField
 from django.core.exceptions import ValidationError
-from django.db.models import F, Func, TextField, Value
+from django.db.models import ExpressionWrapper, F, Func, TextField, Value
 from django.db.models.functions import Lower, Replace
 
 from selector.leads.validators import normalize_phone
@@ -44,6 +45,41 @@ def search_text() -> Lower:
                       # in order, and makemigrations would see a change otherwise.
                       arg_joiner=" || ' ' || ", output_field=TextField(),
                       template="(%(expressions)s)"))
+
+
+# Short searches (1-2 characters: a surname, a two-character Chinese name, a city inside a
+# company name such as "星河" in "深圳星河智算") have no trigram: they go through the set of
+# the name's and company's characters and character pairs, one GIN index over an IMMUTABLE
+# SQL function that leads/0017 creates (PostgreSQL only). "term in grams" is exact for a
+# 1-2 character term: the pair is in the set if and only if it occurs in the text. Pairs
+# with white space are left out (a stripped term of 2 characters has none).
+GRAMS_FUNCTION = "selector_search_grams"
+GRAMS_INDEX_NAME = "lead_search_grams"
+GRAMS_SQL = rf"""
+CREATE OR REPLACE FUNCTION {GRAMS_FUNCTION}(t text) RETURNS text[]
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+  SELECT coalesce(array_agg(DISTINCT g), '{{}}')
+  FROM (SELECT substr(t, i, 1) AS g FROM generate_series(1, length(t)) AS i
+        UNION ALL
+        SELECT substr(t, i, 2) FROM generate_series(1, length(t) - 1) AS i) AS grams
+  WHERE g !~ '\s'
+$$"""
+SHORT_TERM_MAX = 2
+
+
+def search_grams() -> Func:
+    """The indexed expression: the characters and character pairs of the lower-cased name
+    and company (``||``, not Concat: CONCAT() is not IMMUTABLE, an index cannot use it).
+    Without an output field, so that the index compares equal to its migration (two
+    ArrayField instances never do); queries wrap it (``grams_of``)."""
+    # Keyword order as migrations write it (see search_text).
+    return Func(Lower(F("name")), Lower(F("company")), arg_joiner=" || ' ' || ",
+                function=GRAMS_FUNCTION)
+
+
+def grams_of() -> ExpressionWrapper:
+    """search_grams() typed as text[], for the ``contains`` (``@>``) lookup."""
+    return ExpressionWrapper(search_grams(), output_field=ArrayField(TextField()))
 
 
 def search_term(q: str) -> str:

@@ -22,7 +22,7 @@ from django.utils.translation import gettext_lazy as _
 from selector.core.explain import FABRIC_SHORT
 from selector.domain import Fabric
 from selector.leads.models import OPEN_STATUSES, Lead
-from selector.leads.search import search_term, search_text
+from selector.leads.search import grams_of, search_term, search_text
 from selector.staff import permissions
 from selector.staff.forms import OWNER_MINE, OWNER_NONE, SCALE_RANGES, SORTS, STATUS_OPEN
 from selector.wizard.models import WizardSession
@@ -96,9 +96,7 @@ def filtered_leads(cleaned: dict, user, now=None) -> QuerySet[Lead]:
     elif len(q) >= SEARCH_ANYWHERE_MIN:
         qs = search_anywhere(qs, q)
     elif q:
-        # 1 or 2 characters (a surname, a two-character Chinese name, a city): trigrams need
-        # three, so match the start of the name or company instead (prefix indexes, Lead.Meta).
-        qs = qs.filter(Q(name__istartswith=q) | Q(company__istartswith=q))
+        qs = search_short(qs, q)
     return qs.order_by(*SORTS[cleaned.get("sort") or "-created"])
 
 
@@ -115,6 +113,17 @@ def search_anywhere(qs: QuerySet[Lead], q: str) -> QuerySet[Lead]:
     return qs.filter(Q(name__icontains=q) | Q(company__icontains=q)
                      | Q(phone__icontains=term) | Q(email__icontains=q)
                      | Q(wechat__icontains=q) | Q(report_number__icontains=q))
+
+
+def search_short(qs: QuerySet[Lead], q: str) -> QuerySet[Lead]:
+    """Leads whose name or company contains ``q`` (1-2 characters: a surname, a
+    two-character Chinese name, a city inside a company name).
+
+    PostgreSQL: the characters and character pairs of name and company
+    (selector.leads.search.search_grams, one GIN index). Elsewhere (SQLite): icontains."""
+    if connection.vendor == "postgresql":
+        return qs.alias(grams=grams_of()).filter(grams__contains=[q.lower()])
+    return qs.filter(Q(name__icontains=q) | Q(company__icontains=q))
 
 
 # --- dashboard ---------------------------------------------------------------------------

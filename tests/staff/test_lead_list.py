@@ -50,9 +50,10 @@ def test_it_lists_newest_first(client, sales, leads):
     ("owner=none", {"王芳"}),
     ("q=nimbus", {"Alice Zhang"}),
     ("q=云智数据", {"王芳"}),  # 3+ characters: anywhere
-    ("q=王", {"王芳"}),  # 1-2 characters: start of the name ...
-    ("q=上海", {"王芳"}),  # ... or of the company
-    ("q=芳", set()),  # not in the middle
+    ("q=王", {"王芳"}),  # 1-2 characters: anywhere in the name ...
+    ("q=上海", {"王芳"}),  # ... or the company
+    ("q=芳", {"王芳"}),  # in the middle too (issue 24, finding 5)
+    ("q=数据", {"王芳"}),
     ("q=al", {"Alice Zhang"}),
     ("q=139+1111", {"Alice Zhang"}),
     ("q=ALICE%40NIMBUS", {"Alice Zhang"}),

@@ -119,6 +119,43 @@ def test_the_search_uses_the_trigram_index(db):
     assert INDEX_NAME in plan
 
 
+def test_one_and_two_characters_are_found_anywhere_in_name_and_company(client, sales):
+    """Chinese company names start with the city: "星河" must find "深圳星河智算", a
+    surname in the middle of an English name must find it too; nothing else comes along."""
+    make_lead(name="李娜", company="深圳星河智算科技有限公司")
+    make_lead(name="Sue Chen", company="华联数据")
+    make_lead(name="王芳", company="北京云智数据科技有限公司")
+    login(client, sales)
+    assert found(client, "星河") == {"李娜"}
+    assert found(client, "华联") == {"Sue Chen"}
+    assert found(client, "智算") == {"李娜"}
+    assert found(client, "数据") == {"Sue Chen", "王芳"}
+    assert found(client, "芳") == {"王芳"}
+    assert found(client, "CH") == {"Sue Chen"}  # any case
+    assert found(client, "河智") == {"李娜"}
+    assert found(client, "娜深") == set()  # the end of the name and the start of the company
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL index")
+def test_short_searches_use_the_grams_index_and_the_frozen_function(db):
+    from importlib import import_module
+
+    from selector.leads.search import GRAMS_INDEX_NAME, GRAMS_SQL
+
+    migration = import_module("selector.leads.migrations.0017_search_grams")
+    assert migration.GRAMS_SQL.strip() == GRAMS_SQL.strip()
+    for n in range(30):
+        make_lead(name=f"线索{n}", company=f"公司{n}")
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE leads_lead")
+        cursor.execute("SET LOCAL enable_seqscan = off")
+        plan = queries.search_short(Lead.objects.order_by(), "索1").explain()
+        cursor.execute("SELECT selector_search_grams('深圳 星河')")
+        grams = set(cursor.fetchone()[0])
+    assert GRAMS_INDEX_NAME in plan
+    assert grams == {"深", "圳", "星", "河", "深圳", "星河"}  # no pair across the space
+
+
 def test_the_count_is_one_capped_probe_and_narrow_pages_read_by_id(client, sales,
                                                                    monkeypatch):
     from selector.staff.views import lead_list as views
