@@ -15,8 +15,8 @@ from django.db.models.functions import Cast, Coalesce, Lower
 from django.utils.translation import gettext_lazy as _
 
 from selector.leads.indexes import PostgreSQLIndex
-from selector.leads.search import INDEX_NAME as SEARCH_INDEX
 from selector.leads.search import GRAMS_INDEX_NAME, search_grams, search_text
+from selector.leads.search import INDEX_NAME as SEARCH_INDEX
 
 
 class Timeline(models.TextChoices):

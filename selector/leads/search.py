@@ -55,16 +55,15 @@ def search_text() -> Lower:
 # with white space are left out (a stripped term of 2 characters has none).
 GRAMS_FUNCTION = "selector_search_grams"
 GRAMS_INDEX_NAME = "lead_search_grams"
-GRAMS_SQL = rf"""
-CREATE OR REPLACE FUNCTION {GRAMS_FUNCTION}(t text) RETURNS text[]
+GRAMS_SQL = r"""
+CREATE OR REPLACE FUNCTION selector_search_grams(t text) RETURNS text[]
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
-  SELECT coalesce(array_agg(DISTINCT g), '{{}}')
+  SELECT coalesce(array_agg(DISTINCT g), '{}')
   FROM (SELECT substr(t, i, 1) AS g FROM generate_series(1, length(t)) AS i
         UNION ALL
         SELECT substr(t, i, 2) FROM generate_series(1, length(t) - 1) AS i) AS grams
   WHERE g !~ '\s'
 $$"""
-SHORT_TERM_MAX = 2
 
 
 def search_grams() -> Func:

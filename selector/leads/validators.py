@@ -51,6 +51,17 @@ def normalize_phone(value: str) -> str:
     return phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164)
 
 
+def phone_text(e164: str) -> str:
+    """How a stored number reads: "+8613800138000" -> "+86 138 0013 8000" (libphonenumber's
+    international format: the lead page, the sales e-mail, the export). Anything that does
+    not parse is shown as it is."""
+    try:
+        number = phonenumbers.parse(e164, None)
+    except phonenumbers.NumberParseException:
+        return e164
+    return phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.INTERNATIONAL)
+
+
 _INVALID_PHONE = _("Enter a phone number we can call: a mobile such as 138 1234 5678, a "
                    "landline with its area code such as 0755-2345 6789, or + and the country "
                    "code for a number outside mainland China.")

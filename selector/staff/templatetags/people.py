@@ -11,3 +11,4 @@ register = template.Library()
 @register.filter
 def person(user) -> str:
     return display_name(user) if user else ""
+
