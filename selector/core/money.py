@@ -6,7 +6,7 @@ from __future__ import annotations
 from decimal import Decimal, InvalidOperation
 
 
-def yuan_text(amount) -> str:
+def yuan_text(amount: Decimal | int | float | str | None) -> str:
     """¥1,234,567.89; "—" for no amount; a value that is not a number is shown as it is
     (an old timeline entry, say)."""
     if amount is None or amount == "":
