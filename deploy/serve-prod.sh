@@ -55,6 +55,8 @@ worker_pid=""
 if [ "$TASKS_BACKEND" = database ]; then
   # The sales workspace's recurring tick (SLA escalations, daily digests); idempotent.
   $PY manage.py staff_tick --schedule
+  # Sent quotes past their validity date become "expired", hourly; idempotent.
+  $PY manage.py quotes_expire --schedule
   # TASK_WORKERS (default 2) task workers, each restarted if it exits; they wait out a
   # database outage and re-run a dead worker's task (docs/background-work.md).
   $PY manage.py task_supervisor &

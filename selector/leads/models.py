@@ -11,12 +11,12 @@ from django.contrib.postgres.indexes import OpClass
 from django.db import models
 from django.db.models import Case, Value, When
 from django.db.models.fields.json import KT
-from django.db.models.functions import Cast, Coalesce, Lower, Upper
+from django.db.models.functions import Cast, Coalesce, Lower
 from django.utils.translation import gettext_lazy as _
 
 from selector.leads.indexes import PostgreSQLIndex
+from selector.leads.search import GRAMS_INDEX_NAME, search_grams, search_text
 from selector.leads.search import INDEX_NAME as SEARCH_INDEX
-from selector.leads.search import search_text
 
 
 class Timeline(models.TextChoices):
@@ -248,12 +248,9 @@ class Lead(models.Model):
             # (selector.leads.search; its statistics target is set in leads/0011).
             PostgreSQLIndex(OpClass(search_text(), name="gin_trgm_ops"), name=SEARCH_INDEX,
                             method="gin"),
-            # 1-2 character searches (trigrams need 3): the start of name or company,
-            # UPPER(col) LIKE 'X%' as Django compiles istartswith on PostgreSQL.
-            PostgreSQLIndex(OpClass(Upper("name"), name="text_pattern_ops"),
-                            name="lead_name_prefix_idx"),
-            PostgreSQLIndex(OpClass(Upper("company"), name="text_pattern_ops"),
-                            name="lead_company_prefix_idx"),
+            # 1-2 character searches (trigrams need 3): the characters and character pairs
+            # of name and company (selector.leads.search.search_grams; leads/0017).
+            PostgreSQLIndex(search_grams(), name=GRAMS_INDEX_NAME, method="gin"),
             # The dashboard's lead counts of a period by day, recommendation and source,
             # from the index alone.
             models.Index(fields=["created_at"], include=["recommendation", "utm_source"],

@@ -41,6 +41,11 @@ WEBHOOK_HOSTS = {
 }
 # Characters that let user text turn into Markdown links, emphasis or mentions.
 _MARKDOWN = re.compile(r"[\\`*_{}\[\]()<>#+!|~@>\r\n]")
+# What chat clients turn into a clickable link in plain text: a scheme ("https:",
+# "mailto:") and a dot before a domain label ("evil.example", "www.x.cn"). User text gets
+# full-width look-alikes (U+FF1A, U+FF0E): it reads the same and nobody can click it.
+_SCHEME = re.compile(r"(?<=[A-Za-z]):")
+_DOT = re.compile(r"(?<=[^\W_])\.(?=[A-Za-z])")
 
 
 def webhook_kind(url: str) -> str:
@@ -53,7 +58,10 @@ def webhook_kind(url: str) -> str:
 
 
 def _plain(value: str, limit: int = 80) -> str:
-    return _MARKDOWN.sub(" ", value or "")[:limit].strip()
+    """User text made plain for a chat group: no Markdown, no mention, no clickable link."""
+    text = _MARKDOWN.sub(" ", value or "")
+    text = _DOT.sub("\uff0e", _SCHEME.sub("\uff1a", text))
+    return text[:limit].strip()
 
 
 def staff_url(lead: Lead) -> str:

@@ -17,18 +17,21 @@ _LINE_BREAK = re.compile(r"[\r\n\u2028\u2029]")
 # What people type around the digits: spaces, dashes, dots, brackets, slashes (half- and
 # full-width). Anything else (letters, "x" extensions, a second "+") is refused.
 _PHONE_CHARS = re.compile(r"^[+＋]?[0-9０-９\s\-‐–—－.．()（）/]+$")
+# The country code in brackets, as business cards print it: "(+86)138-0013-8000".
+_BRACKETED_CODE = re.compile(r"^[(（]\s*([+＋]\s*[0-9０-９]{1,3})\s*[)）]")
 
 
 def normalize_phone(value: str) -> str:
     """The number in E.164 ("+8613812345678"), or ValidationError.
 
     Parsed by Google's libphonenumber rules (the ``phonenumbers`` package) with China as
-    the default region: mobiles (138 1234 5678, (138)1234-5678, full-width digits),
+    the default region: mobiles (138 1234 5678, (138)1234-5678, full-width digits, the
+    business card's (+86)138-0013-8000),
     landlines with their area code (0755-2345 6789, 010 1234 5678) and numbers of any
     country after + and the country code. The number must be a valid number of its
     country, not only the right length.
     """
-    raw = (value or "").strip()
+    raw = _BRACKETED_CODE.sub(r"\1 ", (value or "").strip())
     if not raw or len(raw) > MAX_PHONE_INPUT or not _PHONE_CHARS.match(raw):
         raise ValidationError(_INVALID_PHONE, code="invalid_phone")
     if raw.startswith("00"):
@@ -46,6 +49,17 @@ def normalize_phone(value: str) -> str:
         # "(415) 555-2671" is more likely a foreign number missing its + and country code.
         raise ValidationError(_INVALID_PHONE, code="invalid_phone")
     return phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164)
+
+
+def phone_text(e164: str) -> str:
+    """How a stored number reads: "+8613800138000" -> "+86 138 0013 8000" (libphonenumber's
+    international format: the lead page, the sales e-mail, the export). Anything that does
+    not parse is shown as it is."""
+    try:
+        number = phonenumbers.parse(e164, None)
+    except phonenumbers.NumberParseException:
+        return e164
+    return phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.INTERNATIONAL)
 
 
 _INVALID_PHONE = _("Enter a phone number we can call: a mobile such as 138 1234 5678, a "

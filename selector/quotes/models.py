@@ -172,6 +172,11 @@ class Quote(models.Model):
         return f"{self.lead.report_number}-V{self.version}"
 
     @property
+    def vat_percent(self) -> str:
+        """The VAT rate as an invoice prints it: 0.1300 -> "13%", 0.0650 -> "6.5%"."""
+        return f"{(self.vat_rate * 100).normalize():f}%"
+
+    @property
     def is_open(self) -> bool:
         return self.status in OPEN
 

@@ -38,7 +38,6 @@ import zipfile
 from collections.abc import Callable, Iterator, Mapping
 from xml.sax.saxutils import escape
 
-import phonenumbers
 from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
@@ -46,6 +45,7 @@ from django.utils.translation import pgettext_lazy
 from selector.core.explain import FABRIC_SHORT
 from selector.domain import Fabric
 from selector.leads.models import Score, Status, Timeline
+from selector.leads.validators import phone_text
 
 DANGEROUS_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
 _NUMBER_LIKE = re.compile(r"[+-][0-9 ]*[0-9][0-9 ]*")
@@ -87,15 +87,6 @@ def neutralise_csv(text: str) -> str:
     if is_dangerous(text) or text.startswith("'"):
         return "'" + text
     return text
-
-
-def phone_text(e164: str) -> str:
-    """"+8613800138000" -> "+86 138 0013 8000" (what the export writes)."""
-    try:
-        number = phonenumbers.parse(e164, None)
-    except phonenumbers.NumberParseException:
-        return e164
-    return phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.INTERNATIONAL)
 
 
 def unneutralise_csv(text: str) -> str:

@@ -10,6 +10,7 @@ from django import forms
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import AuthenticationForm
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext, pgettext_lazy
@@ -106,8 +107,21 @@ def staff_users():
     return get_user_model().objects.filter(is_active=True, pk__in=in_role).order_by("username")
 
 
-def owner_choices() -> list[tuple[str, str]]:
-    return [(str(pk), name) for pk, name in staff_users().values_list("pk", "username")]
+NAME_FIELDS = ("pk", "username", "first_name", "last_name")
+
+
+def owner_choices(*, former: bool = False) -> list[tuple[str, str]]:
+    """(pk, display name) of the team who can be given leads. With ``former``, the list
+    filter's choices: also deactivated users who still own leads, marked "former", so a
+    manager can find (and hand over) what a rep who left still holds."""
+    choices = [(str(u.pk), permissions.display_name(u)) for u in staff_users().only(*NAME_FIELDS)]
+    if former:
+        gone = (get_user_model().objects.filter(is_active=False)
+                .filter(Exists(Lead.objects.filter(owner=OuterRef("pk"))))
+                .only(*NAME_FIELDS).order_by("username"))
+        choices += [(str(u.pk), _("%(name)s (former)") % {"name": permissions.display_name(u)})
+                    for u in gone]
+    return choices
 
 
 def recommendation_choices():
@@ -302,7 +316,7 @@ class LeadFilterForm(StaffForm):
         owners_list = owners
         owners = [("", _("Anyone")), (OWNER_MINE, _("Mine")), (OWNER_NONE, _("Unassigned"))]
         if permissions.is_manager(user):
-            owners += owner_choices() if owners_list is None else owners_list
+            owners += owner_choices(former=True) if owners_list is None else owners_list
         self.fields["owner"].choices = owners
 
     def clean(self):
@@ -452,7 +466,7 @@ class AssignForm(LeadEditForm):
         if permissions.is_manager(user):
             choices += owner_choices()
         else:
-            choices.append((str(user.pk), user.get_username()))
+            choices.append((str(user.pk), permissions.display_name(user)))
         self.fields["owner"].choices = choices
 
     def clean_owner(self):

@@ -20,10 +20,10 @@ pytestmark = pytest.mark.browser
 PASSWORD = "correct-horse-battery-9"
 TEXT = {
     "zh": {"prefix": "", "status": "更改状态", "conflict": "未保存：您打开页面后，此线索已被修改",
-           "now": "成交 · ¥1,200,000", "yours": "状态：已报方案"},
+           "now": "成交 · ¥1,200,000.00", "yours": "状态：已报方案"},
     "en": {"prefix": "/en", "status": "Change status",
            "conflict": "Not saved: this lead changed after you opened it",
-           "now": "Won · ¥1,200,000", "yours": "Status: Proposal"},
+           "now": "Won · ¥1,200,000.00", "yours": "Status: Proposal"},
 }
 
 

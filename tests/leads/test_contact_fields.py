@@ -135,6 +135,8 @@ def test_the_phone_must_be_a_number_we_can_call(visitor, value):
     ("010 8888 8888", "+861088888888"),
     ("+86 10 8888 8888", "+861088888888"),
     ("+1 415 555 2671", "+14155552671"),
+    ("(+86)138-0013-8000", "+8613800138000"),  # as business cards print it
+    ("（＋86）138 0013 8000", "+8613800138000"),
 ])
 def test_the_phone_is_stored_normalised(visitor, raw, stored):
     visitor.post(URL, contact_data(visitor, phone=raw))

@@ -1,9 +1,12 @@
 import json
+import re
 import socket
 
 import pytest
 from django.core import mail
 from django.utils import translation
+from hypothesis import given
+from hypothesis import strategies as st
 
 from selector.domain import Answers
 from selector.leads import notify
@@ -174,7 +177,7 @@ def test_each_robot_gets_its_payload_shape_without_personal_data(
         assert value not in text
     if kind != "generic":
         # User text cannot make links, markup or mentions; our own deep link is there.
-        assert "evil.example" not in text or "](http://evil" not in text
+        assert "evil.example" not in text and "http://evil" not in text
         assert "<b>" not in text and "@all" not in text
     assert f"/staff/leads/{lead.public_id}/" in text
 
@@ -204,7 +207,7 @@ def test_the_email_is_bilingual_and_escapes_user_text(ws, content, fast_retries,
                                                       django_capture_on_commit_callbacks):
     fast_retries.SALES_NOTIFY_EMAILS = ["sales@example.com"]
     with django_capture_on_commit_callbacks(execute=True):
-        lead = _lead(ws, name="<script>alert(1)</script>", message='"><img src=x onerror=y>')
+        _lead(ws, name="<script>alert(1)</script>", message='"><img src=x onerror=y>')
     message = mail.outbox[0]
     assert "\n" not in message.subject
     assert "新线索" in message.subject and "New lead" in message.subject
@@ -213,7 +216,7 @@ def test_the_email_is_bilingual_and_escapes_user_text(ws, content, fast_retries,
     assert "<script>alert" not in html and "&lt;script&gt;" in html
     assert "<img src=x" not in html
     assert "热" in message.body and "Hot" in message.body
-    assert lead.phone in message.body
+    assert "+86 138 1234 5678" in message.body and "+86 138 1234 5678" in html
 
 
 def test_a_purged_lead_is_not_notified(ws, content, fast_retries):
@@ -248,3 +251,28 @@ def test_the_deep_link_does_not_follow_the_active_language(ws, content):
     lead = _lead(ws)
     with translation.override("en"):
         assert notify.staff_url(lead) == f"http://testserver/staff/leads/{lead.public_id}/"
+
+
+PIECES = st.sampled_from([*"ab1.:/ 星w@[]()_", "http", "www", ".cn", "://", "mailto:"])
+
+
+@given(st.lists(PIECES, max_size=20).map("".join) | st.text(max_size=40))
+def test_user_text_in_a_robot_message_can_never_be_clicked(text):
+    """Chat clients link "scheme:" and "host.tld" in plain text; user text (the company,
+    the source) goes into the group with neither, whatever it is."""
+    plain = notify._plain(text, limit=200)
+    assert not re.search(r"[A-Za-z]:", plain)
+    assert not re.search(r"[^\W_]\.[A-Za-z]", plain)
+    assert not re.search(r"[\[\]()<>@]", plain)
+
+
+@pytest.mark.parametrize("company", ["访问 https://evil.example/x 领奖", "www.evil.cn 科技",
+                                     "mailto:boss@evil.example"])
+def test_a_link_in_the_company_reaches_the_group_unclickable_but_readable(ws, content,
+                                                                          company):
+    lead = _lead(ws, company=company)
+    for kind in ("wecom", "dingtalk", "feishu"):
+        text = json.dumps(notify.payload(notify.new_lead_message(lead), kind),
+                          ensure_ascii=False)
+        assert "evil.example" not in text and "evil.cn" not in text and "://evil" not in text
+        assert "evil" in text  # still readable: the rep sees what the customer wrote

@@ -51,6 +51,7 @@ def test_the_page_shows_the_quote_and_nothing_else_of_the_lead(client, sent, own
     body = response.content.decode()
     assert sent.number in body and f"¥{sent.total_amount:,.2f}" in body
     assert "付款：合同签订后 30 日内。" in body and owned_lead.company in body
+    assert "增值税（税率 13%）" in body  # the rate as an invoice prints it, not "0.13"
     for private in (owned_lead.name, owned_lead.phone, owned_lead.email, owned_lead.role,
                     owned_lead.message, str(owned_lead.public_id),
                     share_token(Answers.from_dict(owned_lead.answers)), "sam"):
@@ -188,3 +189,29 @@ def test_the_rep_sees_the_link_and_the_views(client, sent, sales):
     login(client, sales)
     body = client.get(reverse("quotes:editor", args=[sent.public_id])).content.decode()
     assert quote_token(sent) in body and "已打开 1 次" in body
+
+
+@pytest.mark.parametrize("action, form", [
+    ("accept/", {"name": "李娜", "title": "采购经理", "consent": "on"}),
+    ("changes/", {"name": "李娜", "message": "请把交换机数量改为 20 台"}),
+])
+def test_the_customer_forms_need_the_pages_csrf_token(sent, action, form):
+    """A third-party page cannot make a visitor's browser accept a quote (or send a
+    message) with the link it learnt: the forms carry the page's CSRF token; without it
+    the post is refused and nothing is recorded. With the token the page gave, it works."""
+    from django.test import Client
+
+    browser = Client(enforce_csrf_checks=True)
+    url = page(sent) + action
+    refused = browser.post(url, form)
+    assert refused.status_code == 403
+    sent.refresh_from_db()
+    assert sent.status == Status.SENT and not sent.accepted_name
+    assert not QuoteEvent.objects.filter(quote=sent, kind__in=["accepted",
+                                                               "changes_requested"]).exists()
+    body = browser.get(page(sent)).content.decode()
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', body).group(1)
+    accepted = browser.post(url, {**form, "csrfmiddlewaretoken": token})
+    assert accepted.status_code == 302
+    assert QuoteEvent.objects.filter(quote=sent, kind__in=["accepted",
+                                                           "changes_requested"]).count() == 1

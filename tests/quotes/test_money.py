@@ -8,6 +8,7 @@ import math
 from decimal import Decimal
 from fractions import Fraction
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -105,3 +106,11 @@ def test_the_approval_threshold_compares_exactly():
     assert exceeds(both, Decimal("9.74")) and not exceeds(both, Decimal("9.75"))
     assert not exceeds(quote_totals([], total_discount_percent=Decimal(0),
                                     vat_rate=Decimal(0)), Decimal(0))
+
+
+@pytest.mark.parametrize("rate, text", [("0.1300", "13%"), ("0.0900", "9%"), ("0.0600", "6%"),
+                                        ("0.0650", "6.5%"), ("0.0000", "0%"), ("0.1000", "10%")])
+def test_the_vat_rate_is_shown_as_an_invoice_prints_it(rate, text):
+    from selector.quotes.models import Quote
+
+    assert Quote(vat_rate=Decimal(rate)).vat_percent == text

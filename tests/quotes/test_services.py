@@ -292,3 +292,43 @@ def test_versions_list_their_totals_and_differences(owned_lead, sales, price_all
     assert [row.quote.version for row in rows] == [2, 1]
     assert rows[0].delta == v2.total_amount - v1.total_amount and rows[1].delta is None
     assert rows[0].changes == ["1 line added", "1 line removed", "1 line changed"]
+
+
+def test_the_expiry_tick_expires_due_quotes_and_keeps_one_tick_waiting(
+        owned_lead, sales, price_all, settings):
+    """`quotes_expire --schedule` (serve-prod) starts an hourly chain on the task worker:
+    one tick waiting at a time, however often it is started; the tick expires what is due
+    and puts the next one in line."""
+    from django.core.management import call_command
+    from django_tasks_db.models import DBTaskResult
+
+    from selector.quotes import expiry as quote_tasks
+
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+    quote = sent_quote(owned_lead, sales)
+    Quote.objects.filter(pk=quote.pk).update(
+        valid_until=timezone.localdate() - datetime.timedelta(days=1))
+    waiting = DBTaskResult.objects.filter(task_path=quote_tasks.expire_tick.module_path,
+                                          status="READY")
+    call_command("quotes_expire", "--schedule", verbosity=0)
+    call_command("quotes_expire", "--schedule", verbosity=0)
+    assert waiting.count() == 1
+    first = waiting.get()
+    DBTaskResult.objects.filter(pk=first.pk).update(status="RUNNING")  # a worker claims it
+    before = timezone.now()
+    assert quote_tasks.expire_tick.call() == 1
+    assert Quote.objects.get(pk=quote.pk).status == Status.EXPIRED
+    nxt = waiting.get()  # the tick put the next one in line, an hour on
+    assert nxt.pk != first.pk
+    assert nxt.run_after >= before + datetime.timedelta(seconds=quote_tasks.EXPIRE_TICK_SECONDS)
+
+
+def test_without_a_deferring_backend_the_schedule_says_to_use_cron(settings):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    settings.TASKS = {"default": {"BACKEND": "django.tasks.backends.immediate.ImmediateBackend"}}
+    out = StringIO()
+    call_command("quotes_expire", "--schedule", stdout=out)
+    assert "cron" in out.getvalue()

@@ -18,6 +18,7 @@ def detail(lead):
 
 def test_it_shows_everything_about_the_lead(client, sales, content):
     from selector.domain import Answers
+    from selector.leads.validators import phone_text
     from selector.planner.services import freeze, fresh
 
     rec = fresh(Answers.from_dict(make_lead().answers))
@@ -31,6 +32,8 @@ def test_it_shows_everything_about_the_lead(client, sales, content):
                  "Mozilla/5.0 test", "baidu", "2026-11-30", f"{plan.switches:,}",
                  f"{plan.modules:,}", plan.switch.model, "nv set qos roce mode lossless"):
         assert text in body
+    assert f'href="tel:{lead.phone}">{phone_text(lead.phone)}</a>' in body  # +86 138 ...
+    assert " " in phone_text(lead.phone)
     assert "<svg" in body  # the fabric diagram
     assert "<script>alert(1)</script>" not in body
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in body

@@ -116,7 +116,7 @@ def test_a_stale_tab_cannot_undo_a_won_deal_and_can_apply_its_change_anyway(sale
     assert 'data-testid="conflict"' in html
     assert "未保存：您打开页面后，此线索已被修改" in html
     current = html.split('data-testid="conflict-current"')[1].split("</dl>")[0]
-    assert "成交 · ¥1,200,000" in current and "下一步行动" in current
+    assert "成交 · ¥1,200,000.00" in current and "下一步行动" in current
     assert "状态：已报方案" in html.split('data-testid="conflict-yours"')[1].split("</p>")[0]
     assert "状态由 已确认需求 改为 成交" in html.split('class="conflict-last"')[1].split("</p>")[0]
     again = form_fields(html, status_url)  # the first form with that action: apply anyway
@@ -132,7 +132,7 @@ def test_a_stale_tab_cannot_undo_a_won_deal_and_can_apply_its_change_anyway(sale
     event = deal.events.filter(kind=LeadEvent.Kind.STATUS_CHANGED).latest("pk")
     assert event.data == {"from": "won", "to": "proposal",
                           "cleared_deal_value": "1200000.00"}
-    assert "成交金额 ¥1200000.00 已清除" in page(tab_b, deal)
+    assert "成交金额 ¥1,200,000.00 已清除" in page(tab_b, deal)
 
 
 def test_an_htmx_request_is_refused_the_same_way(client, sales, deal):

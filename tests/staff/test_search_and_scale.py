@@ -9,6 +9,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
+from hypothesis import given
+from hypothesis import strategies as st
 
 from selector.leads.models import Lead
 from selector.leads.search import INDEX_NAME, search_term
@@ -28,9 +30,48 @@ def found(client, q: str, **params) -> set[str]:
 
 @pytest.mark.parametrize("typed,term", [
     ("+86 139-1111 2222", "8613911112222"), ("139 1111", "1391111"),
-    ("Alice@Nimbus", "alice@nimbus"), ("云智数据", "云智数据")])
+    ("Alice@Nimbus", "alice@nimbus"), ("云智数据", "云智数据"),
+    ("0755-8888 6666", "8675588886666"), ("0755-8888", "7558888"),
+    ("(+86)138-0013-8000", "8613800138000"), ("0086 139 1111", "861391111"),
+    ("１３９ １１１１", "1391111"), ("NS-2026", "ns-2026")])
 def test_search_terms_are_normalised(typed, term):
     assert search_term(typed) == term
+
+
+MOBILE = st.from_regex(r"1[3-9][0-9]{9}", fullmatch=True)
+LANDLINE = st.tuples(st.sampled_from(["10", "20", "21", "755", "571", "28"]),
+                     st.from_regex(r"[2-8][0-9]{7}", fullmatch=True))
+SEPARATORS = st.sampled_from(["", " ", "-", "－", ".", "  "])
+
+
+@given(number=MOBILE, sep=SEPARATORS, prefix=st.sampled_from(["", "+86 ", "(+86)", "0086 ",
+                                                              "（＋86）"]),
+       cut=st.integers(min_value=3, max_value=11))
+def test_a_mobile_typed_any_way_is_a_substring_of_what_is_stored(number, sep, prefix, cut):
+    """However a mobile number is dictated (spaces, dashes, full-width, with or without the
+    country code, whole or only its first digits), the term is part of the stored digits."""
+    stored = "86" + number  # search_text(): the E.164 number without its "+"
+    spaced = sep.join([number[:3], number[3:7], number[7:]])
+    assert search_term(prefix + spaced) in stored
+    assert search_term(sep.join([number[:3], number[3:cut]]) if cut > 3 else number[:3]) \
+        in stored
+
+
+@given(landline=LANDLINE, sep=SEPARATORS)
+def test_a_landline_typed_with_its_trunk_zero_is_found(landline, sep):
+    area, local = landline
+    stored = "86" + area + local
+    assert search_term(f"0{area}{sep}{local[:4]}{sep}{local[4:]}") in stored
+    assert search_term(f"0{area}{sep}{local[:4]}") in stored
+
+
+def test_a_landline_dictated_with_its_area_code_finds_the_lead(client, sales):
+    make_lead(name="Shenzhen Desk", company="南山机房", phone="+8675588886666")
+    make_lead(name="Other Desk", company="福田", phone="+8675588880000")
+    login(client, sales)
+    for q in ("0755-8888 6666", "0755 88886666", "(0755) 8888-6666", "8888 6666"):
+        assert found(client, q) == {"Shenzhen Desk"}, q
+    assert found(client, "0755-8888") == {"Shenzhen Desk", "Other Desk"}
 
 
 def test_it_finds_leads_by_any_field_and_follows_updates(client, sales):
@@ -76,6 +117,43 @@ def test_the_search_uses_the_trigram_index(db):
         # The expression in the query is the indexed one (else only a scan could serve it).
         plan = queries.search_anywhere(Lead.objects.order_by(), "lead 1").explain()
     assert INDEX_NAME in plan
+
+
+def test_one_and_two_characters_are_found_anywhere_in_name_and_company(client, sales):
+    """Chinese company names start with the city: "星河" must find "深圳星河智算", a
+    surname in the middle of an English name must find it too; nothing else comes along."""
+    make_lead(name="李娜", company="深圳星河智算科技有限公司")
+    make_lead(name="Sue Chen", company="华联数据")
+    make_lead(name="王芳", company="北京云智数据科技有限公司")
+    login(client, sales)
+    assert found(client, "星河") == {"李娜"}
+    assert found(client, "华联") == {"Sue Chen"}
+    assert found(client, "智算") == {"李娜"}
+    assert found(client, "数据") == {"Sue Chen", "王芳"}
+    assert found(client, "芳") == {"王芳"}
+    assert found(client, "CH") == {"Sue Chen"}  # any case
+    assert found(client, "河智") == {"李娜"}
+    assert found(client, "娜深") == set()  # the end of the name and the start of the company
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL index")
+def test_short_searches_use_the_grams_index_and_the_frozen_function(db):
+    from importlib import import_module
+
+    from selector.leads.search import GRAMS_INDEX_NAME, GRAMS_SQL
+
+    migration = import_module("selector.leads.migrations.0017_search_grams")
+    assert migration.GRAMS_SQL.strip() == GRAMS_SQL.strip()
+    for n in range(30):
+        make_lead(name=f"线索{n}", company=f"公司{n}")
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE leads_lead")
+        cursor.execute("SET LOCAL enable_seqscan = off")
+        plan = queries.search_short(Lead.objects.order_by(), "索1").explain()
+        cursor.execute("SELECT selector_search_grams('深圳 星河')")
+        grams = set(cursor.fetchone()[0])
+    assert GRAMS_INDEX_NAME in plan
+    assert grams == {"深", "圳", "星", "河", "深圳", "星河"}  # no pair across the space
 
 
 def test_the_count_is_one_capped_probe_and_narrow_pages_read_by_id(client, sales,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django import template
 
+from selector.core.money import yuan_text
 from selector.quotes.queries import dashboard_figures
 from selector.quotes.versions import version_rows
 from selector.staff import permissions
@@ -27,10 +28,8 @@ def quotes_card(context, lead):
 
 @register.filter
 def yuan(amount) -> str:
-    """¥1,234,567.89 (Decimal formatting, exact; "—" for no amount)."""
-    if amount is None or amount == "":
-        return "—"
-    return f"¥{amount:,.2f}"
+    """¥1,234,567.89 (selector.core.money.yuan_text)."""
+    return yuan_text(amount)
 
 
 @register.filter

@@ -34,9 +34,9 @@ _ZERO_UUID = uuid.UUID(int=0)
 COUNT_CAP = 1_000
 
 
-# The columns the list shows (and the owner's username): the rest of the row, the big
-# JSON snapshot above all, stays in the database.
-LIST_COLUMNS = (*queries.ROW_COLUMNS, "owner__username")
+# The columns the list shows (and the owner's name): the rest of the row, the big JSON
+# snapshot above all, stays in the database.
+LIST_COLUMNS = (*queries.ROW_COLUMNS, *queries.OWNER_NAME_COLUMNS)
 
 
 class CappedCount:
@@ -75,7 +75,7 @@ def _query_without(request, *names: str) -> str:
 def lead_list(request: HtmxHttpRequest) -> HttpResponse:
     is_manager = permissions.is_manager(request.user)
     owners = owner_choices() if is_manager else []
-    form = _filter_form(request, owners)
+    form = _filter_form(request, owner_choices(former=True) if is_manager else [])
     status = 200
     page = counted = None
     sort = "-created"

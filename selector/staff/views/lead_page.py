@@ -8,7 +8,6 @@ import contextlib
 import time
 from collections.abc import Mapping
 from datetime import datetime
-from decimal import Decimal, InvalidOperation
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model
@@ -25,6 +24,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from selector.content.queries import company
+from selector.core.money import yuan_text
 from selector.core.sharing import share_token
 from selector.domain import Answers, InvalidAnswers
 from selector.leads import worktime
@@ -107,10 +107,11 @@ def _event_text(event: LeadEvent) -> str:
             text += " · " + _("reason: %(reason)s") % {
                 "reason": _label(dict(LostReason.choices), data["reason"])}
         if data.get("deal_value"):
-            text += " · " + _("deal value: ¥%(value)s") % {"value": data["deal_value"]}
+            text += " · " + _("deal value: %(value)s") % {
+                "value": yuan_text(data["deal_value"])}
         if data.get("cleared_deal_value"):
-            text += " · " + _("deal value ¥%(value)s cleared") % {
-                "value": data["cleared_deal_value"]}
+            text += " · " + _("deal value %(value)s cleared") % {
+                "value": yuan_text(data["cleared_deal_value"])}
         return text + (f"\n{data['note']}" if data.get("note") else "")
     if event.kind == kind.OWNER_CHANGED:
         return _("Owner changed from %(old)s to %(new)s") % {
@@ -303,18 +304,11 @@ def _pop_conflict(request: HttpRequest, lead: Lead) -> dict | None:
     }
 
 
-def _money(value) -> str:
-    try:
-        return f"¥{Decimal(value):,.2f}".replace(".00", "")
-    except (InvalidOperation, TypeError, ValueError):
-        return str(value)
-
-
 def _state_lines(lead: Lead) -> list[tuple[str, str]]:
     """The lead as it is now, in the terms of the edit forms."""
     status = str(lead.get_status_display())
     if lead.status == Status.WON and lead.deal_value is not None:
-        status += " · " + _money(lead.deal_value)
+        status += " · " + yuan_text(lead.deal_value)
     if lead.status == Status.LOST and lead.lost_reason:
         status += " · " + str(lead.get_lost_reason_display())
     if lead.next_action_due:
@@ -336,7 +330,7 @@ def _change_text(action: str, data: dict[str, str]) -> str:
         text = _("Status: %(status)s") % {
             "status": _label(dict(Status.choices), data.get("status", ""))}
         if data.get("status") == Status.WON and data.get("deal_value"):
-            text += " · " + _money(data["deal_value"])
+            text += " · " + yuan_text(data["deal_value"])
         if data.get("status") == Status.LOST and data.get("lost_reason"):
             text += " · " + str(_label(dict(LostReason.choices), data["lost_reason"]))
     elif action == "note":
