@@ -6,7 +6,7 @@ owner drop-down offers sales-role users only. Deletion happens in /staff/ only."
 from django.contrib import admin
 from django.contrib.auth import get_user_model
 
-from selector.leads.models import DuplicateFlag, Lead, LeadEvent
+from selector.leads.models import CalendarDay, DuplicateFlag, Lead, LeadEvent
 
 SALES_ROLES = ("sales", "managers")  # the role groups (selector.staff.permissions)
 
@@ -94,3 +94,15 @@ class DuplicateFlagAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None):
         return False
+
+
+@admin.register(CalendarDay)
+class CalendarDayAdmin(admin.ModelAdmin):
+    """The sales team's working calendar: the year's public holidays and make-up working
+    days (调休), as the State Council's notice on the holiday arrangements lists them. The
+    SLA deadlines, SLA messages and daily digests follow it from the next minute on."""
+
+    list_display = ("day", "kind", "name")
+    list_filter = ("kind",)
+    date_hierarchy = "day"
+    search_fields = ("name",)

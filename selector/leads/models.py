@@ -416,3 +416,28 @@ class ReportPdf(models.Model):
 
     def __str__(self) -> str:
         return f"{self.lead_id} {self.language} {self.version}"
+
+
+class CalendarDay(models.Model):
+    """A day the working calendar treats differently from its weekday: a public holiday
+    (no work on a weekday) or a make-up working day (调休: work on a weekend day). Edited in
+    the admin each year when the State Council publishes the holiday arrangements; the
+    WORK_HOLIDAYS / WORK_EXTRA_DAYS settings are only the defaults, and a day here wins
+    over them (selector.leads.worktime.calendar)."""
+
+    class Kind(models.TextChoices):
+        HOLIDAY = "holiday", _("Public holiday (no work)")
+        WORKDAY = "workday", _("Make-up working day (调休)")
+
+    day = models.DateField(_("date"), unique=True)
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
+    name = models.CharField(_("name"), max_length=80, blank=True,
+                            help_text=_("For example 国庆节 or 春节调休."))
+
+    class Meta:
+        ordering = ["day"]
+        verbose_name = _("calendar day")
+        verbose_name_plural = _("working calendar")
+
+    def __str__(self) -> str:
+        return f"{self.day.isoformat()} {self.get_kind_display()}"

@@ -81,6 +81,15 @@ def grams_of() -> ExpressionWrapper:
     return ExpressionWrapper(search_grams(), output_field=ArrayField(TextField()))
 
 
+def short_text() -> Func:
+    """The text search_grams() is computed from: ``LIKE '%term%'`` on it is the same test as
+    ``grams @> ARRAY[term]`` for a 1-2 character term, and far cheaper per row. A short
+    search asks both: the index serves the grams, and when the planner walks the newest
+    leads instead it evaluates the cheap LIKE first (the function only on its matches)."""
+    return Func(Lower(F("name")), Lower(F("company")), arg_joiner=" || ' ' || ",
+                template="(%(expressions)s)", output_field=TextField())
+
+
 def search_term(q: str) -> str:
     """What to look for in search_text(): lower-cased; a phone number, or part of one, typed
     as it was dictated becomes the digits it has in the stored E.164 form:

@@ -1,22 +1,29 @@
-"""The sales team's working calendar, for the first-contact SLA.
+"""The sales team's working calendar, for the first-contact SLA, the SLA messages and the
+daily digests.
 
 Working time is the WORK_HOURS intervals (local time, settings.TIME_ZONE) of working days:
-the WORK_DAYS weekdays, minus WORK_HOLIDAYS, plus WORK_EXTRA_DAYS (weekend days worked in
-exchange for a holiday, 调休). LEAD_SLA gives each score its deadline in working time:
+the WORK_DAYS weekdays, minus the holidays, plus the make-up days (weekend days worked in
+exchange for a holiday, 调休). The holidays and make-up days are the admin's working
+calendar (leads.CalendarDay) over the WORK_HOLIDAYS / WORK_EXTRA_DAYS defaults: a day in
+the admin wins. LEAD_SLA gives each score its deadline in working time:
 ``h`` working hours, ``d`` working days (one working day = the length of WORK_HOURS).
 
-Pure functions of a ``Calendar`` (built from settings by ``calendar()``), so the rules are
-tested without a database.
+Pure functions of a ``Calendar`` (``settings_calendar()`` builds one from the settings alone,
+``calendar()`` adds the admin's days), so the rules are tested without a database.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
+from django.core.cache import cache
 from django.core.exceptions import ImproperlyConfigured
+
+from selector.leads.models import CalendarDay
 
 _MAX_DAYS = 400  # a deadline further than this means the calendar has no working time
 
@@ -156,19 +163,57 @@ def parse_sla(text: str) -> dict[str, tuple[int, str]]:
     return out
 
 
+CACHE_KEY = "worktime:calendar-days"
+CACHE_SECONDS = 300  # an edit clears it at once (leads.signals); this bounds a missed one
+
+
 def calendar() -> Calendar:
+    """The team's calendar: the settings with the admin's days over them (read once the
+    settings parsed: a bad setting is its own clear error, database or not)."""
+    return settings_calendar(_admin_days())
+
+
+def _admin_days() -> Iterator[tuple[dt.date, str]]:
+    yield from calendar_days()  # a generator: runs when settings_calendar gets to it
+
+
+def settings_calendar(days: Iterable[tuple[dt.date, str]] = ()) -> Calendar:
+    """The calendar the settings give, with ``days`` ((date, CalendarDay.Kind) pairs) over
+    their holidays and make-up days. Without ``days``, pure: no database, no cache."""
+    hours = parse_hours(settings.WORK_HOURS)
+    holidays = set(parse_days(settings.WORK_HOLIDAYS, "WORK_HOLIDAYS"))
+    extra = set(parse_days(settings.WORK_EXTRA_DAYS, "WORK_EXTRA_DAYS"))
+    for day, kind in days:
+        holidays.discard(day)
+        extra.discard(day)
+        (holidays if kind == CalendarDay.Kind.HOLIDAY else extra).add(day)
     return Calendar(
         tz=ZoneInfo(settings.TIME_ZONE),
-        hours=parse_hours(settings.WORK_HOURS),
+        hours=hours,
         weekdays=frozenset(settings.WORK_DAYS),
-        holidays=parse_days(settings.WORK_HOLIDAYS, "WORK_HOLIDAYS"),
-        extra_days=parse_days(settings.WORK_EXTRA_DAYS, "WORK_EXTRA_DAYS"),
+        holidays=frozenset(holidays),
+        extra_days=frozenset(extra),
     )
+
+
+def calendar_days() -> list[tuple[dt.date, str]]:
+    """The admin's holidays and make-up days, from the shared cache (one small query when it
+    is cold: the calendar is read on every new lead and every lead page)."""
+    days = cache.get(CACHE_KEY)
+    if days is None:
+        days = list(CalendarDay.objects.values_list("day", "kind"))
+        cache.set(CACHE_KEY, days, CACHE_SECONDS)
+    return days
+
+
+def calendar_changed(**kwargs: object) -> None:
+    """post_save / post_delete of a CalendarDay (connected in LeadsConfig.ready)."""
+    cache.delete(CACHE_KEY)
 
 
 def sla_minutes(score: str, cal: Calendar | None = None) -> int | None:
     """The first-contact deadline for a score in working minutes (None: no SLA)."""
-    rule = parse_sla(settings.LEAD_SLA).get(score)
+    rule = parse_sla(settings.LEAD_SLA).get(score)  # first: a bad setting is its own error
     if rule is None:
         return None
     number, unit = rule
@@ -178,6 +223,8 @@ def sla_minutes(score: str, cal: Calendar | None = None) -> int | None:
 
 def sla_due(score: str, created: dt.datetime,
             cal: Calendar | None = None) -> dt.datetime | None:
+    if score not in parse_sla(settings.LEAD_SLA):
+        return None
     cal = cal or calendar()
     minutes = sla_minutes(score, cal)
     return None if minutes is None else cal.add(created, minutes)

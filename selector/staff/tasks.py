@@ -37,7 +37,7 @@ from django.utils.translation import gettext_lazy as _lazy
 from django_tasks_db.models import DBTaskResult
 
 from selector.core.siteurl import site_url
-from selector.leads import deliveries, notify, pacing
+from selector.leads import deliveries, notify, pacing, worktime
 from selector.leads.models import OPEN_STATUSES, Delivery, Lead, LeadEvent
 from selector.leads.tasks import backoff_seconds
 from selector.staff import permissions, queries
@@ -537,6 +537,11 @@ def _list_url(name: str) -> str:
 
 
 def run_tick(now=None) -> dict:
+    """SLA messages and digests go out on working days only (the team's calendar,
+    selector.leads.worktime, holidays and 调休 included): on a day off the tick posts
+    nothing, and what came due then goes out at the first tick of the next working day."""
+    if not worktime.calendar().is_working_day(timezone.localdate(now or timezone.now())):
+        return {"sla_escalated": 0, "digests": 0, "working_day": False}
     breaches = escalate_sla(now)
     digests = send_digests(now) if digest_due(now) else 0
     return {"sla_escalated": breaches, "digests": digests}

@@ -195,7 +195,7 @@ def test_a_day_in_the_sales_workspace(new_page, live_server, artifacts_dir, tran
         boss.click("nav a[href='/staff/pipeline/']")
         boss.wait_for_url("**/staff/pipeline/")
         pipeline = boss.inner_text("#pipeline")
-        assert "wang" in pipeline
+        assert "王磊" in pipeline and "wang" not in pipeline  # names, not logins
         boss.screenshot(path=str(shots / "manager-pipeline.png"), full_page=True)
 
         boss.goto("/staff/leads/?source=baidu")

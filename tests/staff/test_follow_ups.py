@@ -36,7 +36,7 @@ def cal(settings):
     settings.WORK_HOLIDAYS = ["2026-10-01..2026-10-07"]
     settings.WORK_EXTRA_DAYS = ["2026-10-10"]  # a Saturday worked (调休)
     settings.LEAD_SLA = "hot=1h,warm=1d,cold=3d"
-    return worktime.calendar()
+    return worktime.settings_calendar()
 
 
 @pytest.mark.parametrize("start,minutes,expected", [
@@ -103,10 +103,10 @@ def test_working_minutes_between_two_times_are_counted_without_walking_the_days(
 
 def test_the_sla_follows_the_score(cal):
     created = at(2026, 12, 1, 17, 0)
-    assert worktime.sla_due("hot", created) == at(2026, 12, 1, 18, 0)
-    assert worktime.sla_due("hot", at(2026, 12, 1, 17, 30)) == at(2026, 12, 2, 9, 30)
-    assert worktime.sla_due("warm", created) == at(2026, 12, 2, 17, 0)
-    assert worktime.sla_due("cold", created) == at(2026, 12, 4, 17, 0)
+    assert worktime.sla_due("hot", created, cal) == at(2026, 12, 1, 18, 0)
+    assert worktime.sla_due("hot", at(2026, 12, 1, 17, 30), cal) == at(2026, 12, 2, 9, 30)
+    assert worktime.sla_due("warm", created, cal) == at(2026, 12, 2, 17, 0)
+    assert worktime.sla_due("cold", created, cal) == at(2026, 12, 4, 17, 0)
 
 
 @pytest.mark.parametrize("name,value", [
@@ -328,3 +328,57 @@ def test_daily_digests_go_once_a_day_after_the_digest_time(webhook, manager, sal
     assert "未分配的进行中线索：" in boss
     with time_machine.travel(at(2026, 12, 2, 9, 0), tick=False):
         assert tasks.run_tick()["digests"] == 2
+
+
+# --- the working calendar in the admin (issue 24, finding 7) ------------------------------
+
+def test_the_admins_calendar_days_win_over_the_settings_and_apply_at_once(db, settings):
+    from selector.leads.models import CalendarDay
+
+    settings.WORK_HOLIDAYS = ["2026-12-02"]  # a Wednesday, the default says holiday
+    settings.WORK_EXTRA_DAYS = []
+    wednesday, saturday = dt.date(2026, 12, 2), dt.date(2026, 12, 5)
+    assert not worktime.calendar().is_working_day(wednesday)
+    CalendarDay.objects.create(day=wednesday, kind="workday", name="调休")
+    CalendarDay.objects.create(day=saturday, kind="workday", name="调休")
+    cal = worktime.calendar()  # no wait for the cache: the edit cleared it
+    assert cal.is_working_day(wednesday) and cal.is_working_day(saturday)
+    CalendarDay.objects.filter(day=saturday).delete()
+    CalendarDay.objects.filter(day=wednesday).update(kind="holiday")  # no signal: bulk
+    worktime.calendar_changed()
+    cal = worktime.calendar()
+    assert not cal.is_working_day(saturday) and not cal.is_working_day(wednesday)
+
+
+def test_no_digest_and_no_sla_message_on_a_day_off(webhook, manager, sales, settings):
+    from selector.leads.models import CalendarDay
+
+    settings.STAFF_DIGEST_TIME = "08:30"
+    CalendarDay.objects.create(day=dt.date(2026, 12, 2), kind="holiday", name="测试假日")
+    CalendarDay.objects.create(day=dt.date(2026, 12, 5), kind="workday", name="调休")
+    make_lead(owner=sales, next_action_kind="call", next_action_due=at(2026, 12, 1, 7, 0))
+    make_lead(score="hot", sla_due=at(2026, 12, 2, 8, 55))
+    with time_machine.travel(at(2026, 12, 2, 9, 0), tick=False):  # the holiday (Wednesday)
+        assert tasks.run_tick() == {"sla_escalated": 0, "digests": 0, "working_day": False}
+    assert webhook.requests == []
+    with time_machine.travel(at(2026, 12, 3, 9, 0), tick=False):  # Thursday: all of it
+        result = tasks.run_tick()
+    assert result["sla_escalated"] == 1 and result["digests"] == 2
+    with time_machine.travel(at(2026, 12, 5, 9, 0), tick=False):  # Saturday, worked (调休)
+        assert tasks.run_tick()["digests"] == 2
+    with time_machine.travel(at(2026, 12, 6, 9, 0), tick=False):  # Sunday
+        assert tasks.run_tick()["working_day"] is False
+
+
+def test_the_calendar_is_edited_in_the_admin(admin_client):
+    from selector.leads.models import CalendarDay
+
+    response = admin_client.post("/admin/leads/calendarday/add/", {
+        "day": "2027-02-06", "kind": "holiday", "name": "春节"})
+    assert response.status_code == 302
+    assert CalendarDay.objects.get().name == "春节"
+    page = admin_client.get("/admin/leads/calendarday/").content.decode()
+    assert "2027-02-06" in page or "2027年2月6日" in page
+    bad = admin_client.post("/admin/leads/calendarday/add/", {
+        "day": "2027-02-06", "kind": "holiday", "name": "重复"})
+    assert bad.status_code == 200 and CalendarDay.objects.count() == 1  # one row per day
