@@ -361,6 +361,14 @@ SALES_NOTIFY_EMAILS = env_list("SALES_NOTIFY_EMAILS", [])
 LEAD_WEBHOOK_URL = env_str("LEAD_WEBHOOK_URL", "")
 LEAD_WEBHOOK_KIND = env_str("LEAD_WEBHOOK_KIND", "")  # wecom|dingtalk|feishu; "" = by host
 LEAD_WEBHOOK_TIMEOUT = env_int("LEAD_WEBHOOK_TIMEOUT", 5, minimum=1)
+# The robot's signing secret (DingTalk 加签 "SEC…", Feishu 签名校验); "" = not signed.
+LEAD_WEBHOOK_SECRET = env_str("LEAD_WEBHOOK_SECRET", "")
+# The group robot's language, whatever the lead's: a robot with a keyword (DingTalk, Feishu
+# 自定义关键词) refuses a message without it, so every message carries the same words.
+LEAD_WEBHOOK_LANGUAGE = env_str("LEAD_WEBHOOK_LANGUAGE", LANGUAGE_CODE)
+if LEAD_WEBHOOK_LANGUAGE not in dict(LANGUAGES):
+    raise ImproperlyConfigured("LEAD_WEBHOOK_LANGUAGE must be one of "
+                               + ", ".join(code for code, _name in LANGUAGES))
 LEAD_NOTIFY_MAX_ATTEMPTS = env_int("LEAD_NOTIFY_MAX_ATTEMPTS", 5, minimum=1)
 LEAD_NOTIFY_BACKOFF_SECONDS = env_int("LEAD_NOTIFY_BACKOFF_SECONDS", 30, minimum=0)
 LEAD_RETENTION_DAYS = env_int("LEAD_RETENTION_DAYS", 730, minimum=1)

@@ -103,6 +103,7 @@ class WebhookServer:
 
     def __init__(self, statuses=(), body=b'{"errcode": 0, "errmsg": "ok"}', delay=0.0):
         self.statuses, self.body, self.requests = list(statuses), body, []
+        self.paths: list[str] = []  # each request's path and query (a signed URL's sign)
         self.lock = threading.Lock()
         server = self
 
@@ -111,6 +112,7 @@ class WebhookServer:
                 length = int(self.headers.get("Content-Length", 0))
                 with server.lock:
                     server.requests.append(json.loads(self.rfile.read(length)))
+                    server.paths.append(self.path)
                     status = server.statuses.pop(0) if server.statuses else 200
                 time.sleep(delay)
                 self.send_response(status)

@@ -12,13 +12,17 @@ the e-mail to SALES_NOTIFY_EMAILS (and the staff workspace).
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
 import json
 import re
+import time
 import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import quote_plus, urlsplit
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
@@ -115,8 +119,10 @@ class Message:
 
 
 def new_lead_message(lead: Lead) -> Message:
-    """The new-lead message in the lead's language, with human labels and the deep link."""
-    with translation.override(lead.language):
+    """The new-lead message in the robot's language (LEAD_WEBHOOK_LANGUAGE, whatever the
+    lead's: the group's keyword must be in every message), with human labels (the lead's
+    language among them) and the deep link."""
+    with translation.override(settings.LEAD_WEBHOOK_LANGUAGE):
         words = labels(lead)
         title = _("New lead %(number)s (%(score)s)") % {
             "number": lead.report_number, "score": words["score"]}
@@ -167,6 +173,32 @@ def payload(message: Message, kind: str) -> dict[str, Any]:
             "text": body, "url": message.link, "mentions": list(message.mobiles)}
 
 
+def signed(url: str, data: dict[str, Any], kind: str, secret: str,
+           now: float) -> tuple[str, dict[str, Any]]:
+    """The robot's signature, as each platform documents it (read 2026-12-02):
+
+    - DingTalk 加签 (open.dingtalk.com/document/robots/customize-robot-security-settings):
+      HmacSHA256 with the secret as key over ``timestamp + "\n" + secret`` (timestamp in
+      milliseconds), Base64, URL-encoded, appended as ``&timestamp=…&sign=…``.
+    - Feishu 签名校验 (open.feishu.cn/document/client-docs/bot-v3/add-custom-bot):
+      HmacSHA256 with ``timestamp + "\n" + secret`` as the key over an empty message
+      (timestamp in seconds), Base64, sent as ``timestamp`` and ``sign`` in the body.
+
+    Both refuse a timestamp more than an hour off. WeCom's group robots have no signature
+    (the key in the URL is the secret); a generic receiver gets the body unchanged."""
+    if kind == "dingtalk":
+        stamp = str(round(now * 1000))
+        digest = hmac.new(secret.encode(), f"{stamp}\n{secret}".encode(), hashlib.sha256)
+        sign = quote_plus(base64.b64encode(digest.digest()))
+        return f"{url}&timestamp={stamp}&sign={sign}", data
+    if kind == "feishu":
+        stamp = str(int(now))
+        digest = hmac.new(f"{stamp}\n{secret}".encode(), b"", hashlib.sha256)
+        return url, {"timestamp": stamp, "sign": base64.b64encode(digest.digest()).decode(),
+                     **data}
+    return url, data
+
+
 def post_message(message: Message) -> None:
     """POST a message to LEAD_WEBHOOK_URL; raises on a network error, an HTTP error or a
     robot's error code."""
@@ -174,7 +206,10 @@ def post_message(message: Message) -> None:
     if urlsplit(url).scheme not in {"http", "https"}:
         raise ValueError("LEAD_WEBHOOK_URL must be http(s)")
     kind = webhook_kind(url)
-    body = json.dumps(payload(message, kind), ensure_ascii=False).encode()
+    data = payload(message, kind)
+    if settings.LEAD_WEBHOOK_SECRET:
+        url, data = signed(url, data, kind, settings.LEAD_WEBHOOK_SECRET, time.time())
+    body = json.dumps(data, ensure_ascii=False).encode()
     request = urllib.request.Request(  # noqa: S310 (scheme checked above)
         url, data=body, method="POST",
         headers={"Content-Type": "application/json; charset=utf-8"})

@@ -182,7 +182,7 @@ def test_each_robot_gets_its_payload_shape_without_personal_data(
     assert f"/staff/leads/{lead.public_id}/" in text
 
 
-def test_the_message_uses_the_leads_language_and_human_labels(
+def test_the_message_uses_the_robots_language_and_human_labels(
         ws, content, fast_retries, webhook_factory, django_capture_on_commit_callbacks):
     """Defect: the payload showed raw codes (roce-v2-800g, zh-hans) and no link."""
     robot = webhook_factory([200, 200])
@@ -198,7 +198,12 @@ def test_the_message_uses_the_leads_language_and_human_labels(
     from selector.domain import Fabric
     with translation.override("zh-hans"):
         assert str(FABRIC_SHORT[Fabric(lead.recommendation)]) in text
+    # An English-speaking lead: the group still gets Chinese (its keyword is Chinese), the
+    # lead's language named in it; a robot set to English gets English.
     lead.language = "en"
+    text = notify.payload(notify.new_lead_message(lead), "wecom")["text"]["content"]
+    assert "新线索" in text and "English" in text and "New lead" not in text
+    fast_retries.LEAD_WEBHOOK_LANGUAGE = "en"
     english = notify.payload(notify.new_lead_message(lead), "wecom")["text"]["content"]
     assert "New lead" in english and "English" in english and "新线索" not in english
 
@@ -276,3 +281,66 @@ def test_a_link_in_the_company_reaches_the_group_unclickable_but_readable(ws, co
                           ensure_ascii=False)
         assert "evil.example" not in text and "evil.cn" not in text and "://evil" not in text
         assert "evil" in text  # still readable: the rep sees what the customer wrote
+
+
+# --- robot signatures (issue 24, finding 8) -------------------------------------------------
+
+def _dingtalk_accepts(path: str, secret: str, now: float) -> bool:
+    """DingTalk's check of a signed call, as its security settings page describes it."""
+    import base64
+    import hashlib
+    import hmac
+    from urllib.parse import parse_qs, urlsplit
+
+    query = parse_qs(urlsplit(path).query)
+    stamp, sign = query["timestamp"][0], query["sign"][0]  # parse_qs URL-decodes once
+    expected = base64.b64encode(hmac.new(secret.encode(), f"{stamp}\n{secret}".encode(),
+                                         hashlib.sha256).digest()).decode()
+    return hmac.compare_digest(sign, expected) and abs(int(stamp) / 1000 - now) < 3600
+
+
+def _feishu_accepts(body: dict, secret: str, now: float) -> bool:
+    import base64
+    import hashlib
+    import hmac
+
+    stamp = body["timestamp"]
+    expected = base64.b64encode(hmac.new(f"{stamp}\n{secret}".encode(), b"",
+                                         hashlib.sha256).digest()).decode()
+    return hmac.compare_digest(body["sign"], expected) and abs(int(stamp) - now) < 3600
+
+
+@pytest.mark.parametrize("secret", ["SEC0123456789abcdef", "SEC+/=&?% 含中文"])
+def test_signed_robots_accept_the_message(ws, content, fast_retries, webhook_factory,
+                                          django_capture_on_commit_callbacks, secret):
+    import time
+
+    for kind in ("dingtalk", "feishu"):
+        robot = webhook_factory([200])
+        fast_retries.LEAD_WEBHOOK_URL = robot.url + "?access_token=tok"
+        fast_retries.LEAD_WEBHOOK_KIND = kind
+        fast_retries.LEAD_WEBHOOK_SECRET = secret
+        with django_capture_on_commit_callbacks(execute=True):
+            lead = _lead(ws)
+        now = time.time()
+        body, path = robot.requests[0], robot.paths[0]
+        assert "access_token=tok" in path
+        if kind == "dingtalk":
+            assert _dingtalk_accepts(path, secret, now) and body["msgtype"] == "markdown"
+            assert not _dingtalk_accepts(path, secret + "x", now)
+        else:
+            assert _feishu_accepts(body, secret, now) and body["msg_type"] == "text"
+            assert not _feishu_accepts(body, secret + "x", now)
+        assert lead.report_number in json.dumps(body, ensure_ascii=False)
+        ws = type(ws).objects.create()  # a new visitor for the next kind
+
+
+def test_without_a_secret_nothing_is_signed(ws, content, fast_retries, webhook_factory,
+                                            django_capture_on_commit_callbacks):
+    robot = webhook_factory([200])
+    fast_retries.LEAD_WEBHOOK_URL = robot.url
+    fast_retries.LEAD_WEBHOOK_KIND = "feishu"
+    fast_retries.LEAD_WEBHOOK_SECRET = ""
+    with django_capture_on_commit_callbacks(execute=True):
+        _lead(ws)
+    assert "sign" not in robot.requests[0] and "sign=" not in robot.paths[0]
