@@ -28,15 +28,15 @@ from django.contrib.auth import get_user_model
 from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
 from django.db.models import Q
-from django.tasks import task, task_backends
+from django.tasks import task
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
-from django_tasks_db.models import DBTaskResult
 
 from selector.core.siteurl import site_url
+from selector.core.ticks import can_defer, enqueue_unless_waiting
 from selector.leads import deliveries, notify, pacing, worktime
 from selector.leads.models import OPEN_STATUSES, Delivery, Lead, LeadEvent
 from selector.leads.tasks import backoff_seconds
@@ -46,10 +46,6 @@ from selector.staff.models import StaffProfile
 logger = logging.getLogger(__name__)
 
 TICK_SECONDS = 300
-
-
-def _can_defer(task_obj) -> bool:
-    return task_backends[task_obj.backend].supports_defer
 
 
 def profile(user) -> StaffProfile:
@@ -125,7 +121,7 @@ def _record(lead: Lead, kind: str, key: str, outcome: str,
 
 def _later(task_obj, *args) -> Callable[[float], object] | None:
     """Re-enqueue ``task_obj(*args)`` after so many seconds, on a backend that can defer."""
-    if not _can_defer(task_obj):
+    if not can_defer(task_obj):
         return None
     return lambda seconds: task_obj.using(
         run_after=timezone.now() + timedelta(seconds=seconds)).enqueue(*args)
@@ -149,7 +145,7 @@ def _lead_line(lead: Lead) -> str:
 # --- reminders ----------------------------------------------------------------------
 
 def schedule_reminder(lead_public_id: str, due_iso: str) -> None:
-    if _can_defer(remind):
+    if can_defer(remind):
         remind.using(run_after=dt.datetime.fromisoformat(due_iso)).enqueue(
             lead_public_id, due_iso)
 
@@ -558,10 +554,4 @@ def tick() -> dict:
 def schedule_tick(delay: int = 0) -> bool:
     """Enqueue the next tick unless one is already waiting; False on a backend that
     cannot defer (run ``manage.py staff_tick`` from cron there)."""
-    if not _can_defer(tick):
-        return False
-    waiting = DBTaskResult.objects.filter(task_path=tick.module_path, status="READY")
-    if waiting.exists():
-        return True
-    tick.using(run_after=timezone.now() + timedelta(seconds=delay)).enqueue()
-    return True
+    return enqueue_unless_waiting(tick, delay=delay)
