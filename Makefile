@@ -15,8 +15,9 @@ DEB_PACKAGES := libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-noto-
 # on (devtools/pgcluster.py; nothing needs to be running); LibreOffice Calc (headless) opens
 # the staff exports as a spreadsheet user would (tests/staff/test_export_spreadsheet.py);
 # about 260 MB, no GUI.
-# Java runs the Nu Html Checker (tests/public/test_html_validity.py).
-DEV_DEB_PACKAGES := postgresql libreoffice-calc-nogui default-jre-headless
+# Java runs the Nu Html Checker (tests/public/test_html_validity.py). wrk loads the
+# gunicorn of `make bench` (bench/bench_http.py).
+DEV_DEB_PACKAGES := postgresql libreoffice-calc-nogui default-jre-headless wrk
 # The Nu Html Checker (the W3C's vnu.jar) from npm's vnu-jar package, into the virtualenv.
 VNU_VERSION := 26.9.27
 VNU_JAR := $(VENV)/node/node_modules/vnu-jar/build/dist/vnu.jar

@@ -57,7 +57,42 @@ def _first_load_bytes() -> int:
     return total
 
 
+def _step_against_floor(htmx: bool) -> tuple[float, float]:
+    """Median ms of a wizard step (GET of step 2 with step 1 answered, as a customer walks
+    on) and of its floor: a bare view returning the same bytes through the same middleware
+    (bench/http_urls.py), alternated in the same run."""
+    from django.test import override_settings
+
+    from bench import http_urls
+
+    headers = {"HX-Request": "true"} if htmx else {}
+    with override_settings(ROOT_URLCONF="bench.http_urls"):
+        client = Client()
+        client.get("/wizard/")
+        client.post("/wizard/scale/", dict(WALK[0][1]))
+        page = client.get("/wizard/workload/", headers=headers)
+        assert page.status_code == 200
+        http_urls.FLOOR.update(body=page.content, content_type=page["Content-Type"])
+        step: list[float] = []
+        bare: list[float] = []
+        for _ in range(FLOOR_ROUNDS):
+            _timed(step, client.get, "/wizard/workload/", headers=headers)
+            _timed(bare, client.get, "/__floor__", headers=headers)
+        assert client.get("/__floor__").content == page.content
+    return statistics.median(step), statistics.median(bare)
+
+
+FLOOR_ROUNDS = 300
+FLOOR_BUDGET = 3.0
+
+
 def run():
+    for htmx in (False, True):
+        step, bare = _step_against_floor(htmx)
+        name = "htmx" if htmx else "page"
+        yield (f"wizard_step_{name}_p50", step, "ms")
+        yield (f"wizard_step_{name}_floor_p50", bare, "ms (same bytes, bare view)")
+        yield (f"wizard_step_{name}_vs_floor", step / bare, f"x (budget <= {FLOOR_BUDGET})")
     samples: list[float] = []
     _walk([], htmx=False)  # warm up templates and caches
     for i in range(ROUNDS):

@@ -21,6 +21,7 @@ MODULES = [
     "bench.bench_core",
     "bench.bench_wizard",
     "bench.bench_public",
+    "bench.bench_http",  # its own gunicorns and Redis, on the bench database
     "bench.bench_leads",
     "bench.bench_reports",
     "bench.bench_staff",

@@ -35,6 +35,17 @@ def content(db):
     call_command("load_content", force=True, verbosity=0)
 
 
+@pytest.fixture(autouse=True)
+def forget_kept_pages():
+    """Each test starts with no kept page (selector.content.httpcache keeps rendered public
+    pages per process, by ETag): a test that reads a response's templates or context gets a
+    render, whatever an earlier test asked."""
+    from selector.content import httpcache
+
+    httpcache.forget_pages()
+    yield
+
+
 @pytest.fixture
 def clear_cache():
     """An empty default cache before and after the test. The test database's cache rolls

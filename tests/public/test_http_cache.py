@@ -200,3 +200,70 @@ def test_the_shared_result_hands_off_by_a_same_origin_link(content):
     same = strict.get(f"/wizard/r/{token}/continue/", HTTP_SEC_FETCH_SITE="same-origin")
     assert same.status_code == 303 and same["Location"] == "/contact/"
     assert "wizard_session_id" in strict.session
+
+
+# The page store (selector.content.httpcache): a visitor without the page gets the kept
+# bytes of its ETag instead of a render; nothing else is kept, and nothing kept goes stale.
+
+def _renders(client, url: str, **extra) -> tuple[int, bytes, object]:
+    from django.test.signals import template_rendered
+
+    seen: list[str] = []
+
+    def listen(sender, template, context, **kwargs):
+        seen.append(template.name)
+
+    template_rendered.connect(listen)
+    try:
+        response = client.get(url, **extra)
+    finally:
+        template_rendered.disconnect(listen)
+    return len(seen), response.content, response
+
+
+@pytest.mark.parametrize("prefix", ["", "/en"])
+@pytest.mark.parametrize("path", ["/", "/faq/", "/compare/", "/privacy/", SHARED])
+def test_a_second_visitor_gets_the_kept_page_without_a_render(content, path, prefix):
+    url = _url(path, prefix)
+    first, body, response = _renders(Client(), url)
+    assert first > 0 and response.status_code == 200
+    again, body_again, response_again = _renders(Client(), url)
+    assert again == 0
+    assert body_again == body
+    assert response_again["ETag"] == response["ETag"]
+    assert response_again["Content-Type"] == response["Content-Type"]
+    assert response_again["Content-Language"] == response["Content-Language"]
+    assert not response_again.cookies
+    # gzip still applies to the kept page, per request.
+    gz = Client().get(url, HTTP_ACCEPT_ENCODING="gzip")
+    assert gz["Content-Encoding"] == "gzip" and gzip.decompress(gz.content) == body
+
+
+def test_a_content_edit_is_on_the_next_visit_not_the_kept_page(content):
+    Client().get("/faq/")
+    entry = FaqEntry.objects.filter(is_published=True).first()
+    FaqEntry.objects.filter(pk=entry.pk).update(question_zh="全新的问题：缓存会过期吗？")
+    renders, body, _ = _renders(Client(), "/faq/")
+    assert renders > 0
+    assert "全新的问题：缓存会过期吗？" in body.decode()
+
+
+def test_a_query_string_or_a_cookie_setting_visit_is_never_kept(content):
+    Client().get("/?utm_source=wechat&utm_medium=share")  # records the visit: a cookie
+    assert _renders(Client(), "/?utm_source=wechat&utm_medium=share")[0] > 0
+    assert _renders(Client(), "/?anything=1")[0] > 0
+    assert _renders(Client(), "/?anything=1")[0] > 0
+
+
+def test_the_languages_are_kept_apart(content):
+    Client().get("/")
+    Client().get("/en/")
+    zh = Client().get("/").content.decode()
+    en = Client().get("/en/").content.decode()
+    assert 'lang="zh-hans"' in zh.lower() and 'lang="en"' in en.lower()
+
+
+def test_a_changed_setting_forgets_the_kept_pages(content, settings):
+    Client().get("/")
+    settings.SITE_NAME_FOR_TEST_ONLY = "x"
+    assert _renders(Client(), "/")[0] > 0
