@@ -21,10 +21,13 @@ DEV_DEB_PACKAGES := postgresql libreoffice-calc-nogui default-jre-headless wrk
 # The Nu Html Checker (the W3C's vnu.jar) from npm's vnu-jar package, into the virtualenv.
 VNU_VERSION := 26.9.27
 VNU_JAR := $(VENV)/node/node_modules/vnu-jar/build/dist/vnu.jar
+# Lighthouse (npm) for `make lighthouse`, in a folder of its own (not the Nu checker's).
+LIGHTHOUSE_VERSION := 12.8.2
+LIGHTHOUSE := $(VENV)/lighthouse/node_modules/.bin/lighthouse
 PO_FILES := $(shell find selector -path '*/LC_MESSAGES/*' -name django.po)
 MO_FILES := $(PO_FILES:.po=.mo)
 
-.PHONY: help install install-dev system-deps dev-system-deps run test bench lint fmt messages report-screenshots serve-prod load pdf-soak scale-test
+.PHONY: help install install-dev system-deps dev-system-deps run test bench lint fmt messages report-screenshots serve-prod load pdf-soak scale-test lighthouse
 
 help:
 	@echo "make run    - install, migrate, load content, serve on http://127.0.0.1:$(PORT)/"
@@ -33,6 +36,7 @@ help:
 	@echo "make serve-prod - gunicorn + task worker with production settings on PostgreSQL"
 	@echo "make scale-test - two app servers behind HAProxy: shared state and fail-over"
 	@echo "make lint   - ruff and mypy"
+	@echo "make lighthouse - Lighthouse mobile scores of the public pages"
 	@echo "make messages - list strings that lack a Chinese translation"
 
 install: system-deps $(VENV)/.installed $(MO_FILES)
@@ -108,6 +112,16 @@ load: install-dev
 # port, database) to use a given Redis database instead, the only one it flushes.
 scale-test: install-dev
 	$(PY) bench/scale_test.py
+
+# Lighthouse's mobile audit of the public journey in both languages, served as production
+# serves it on a database, Redis and gunicorn of its own (about 3 minutes).
+lighthouse: install-dev $(LIGHTHOUSE)
+	DATABASE_URL=$(BENCH_DATABASE_URL) TEST_DATABASE_NAME="$${TEST_DATABASE_NAME:-test_selector_lh_$$$$}" \
+	  $(PY) bench/lighthouse.py
+
+$(LIGHTHOUSE): Makefile | $(PY)
+	npm install --prefix $(VENV)/lighthouse --no-save --no-audit --no-fund --silent lighthouse@$(LIGHTHOUSE_VERSION)
+	@touch $@
 
 # PDF worker memory over 500 consecutive renders (a few minutes).
 pdf-soak: install-dev
