@@ -34,11 +34,19 @@
    POSTs, report e-mails = leads with an address, every robot message once (or ended
    "uncertain" on the timeline when the hung robot may have it), 0 stuck, 0 500s, no
    stack trace, no half-written lead.
+4. The PDF after the thank-you page (issue 26): for each number in LOAD_PDF_CUSTOMERS
+   (default 10,25), that many customers at once through the wizard and the contact form,
+   then the report link from the thank-you page as a browser follows it (through any
+   "preparing your report" page, after its Retry-After). One table: time from the
+   thank-you page to the PDF's first byte (p50, p95, max), customers without a PDF within
+   PDF_WAIT_SECONDS and 5xx answers. Pass: every customer gets a PDF, no 5xx. Budget
+   (printed, not asserted): p95 <= 1 s at 10.
 """
 
 from __future__ import annotations
 
 import contextlib
+import html
 import http.client
 import http.server
 import json
@@ -98,6 +106,11 @@ def selected_faults(value: str | None) -> list[str]:
 
 
 CSRF_INPUT = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+REPORT_LINK = re.compile(r'href="([^"]+)" data-testid="report-link"')
+# Customers at once in the PDF phase (time from the thank-you page to the PDF's first
+# byte); LOAD_PDF_CUSTOMERS= (empty) skips it.
+PDF_CUSTOMERS = [int(n) for n in os.environ.get("LOAD_PDF_CUSTOMERS", "10,25").split(",") if n]
+PDF_WAIT_SECONDS = 60
 STARTED_INPUT = re.compile(r'name="started" value="([^"]+)"')
 # The new-lead message's title ("新线索 NS-20261203-7KQ2XW（...）" / "New lead NS-...").
 NEW_LEAD = re.compile(r"(?:新线索|New lead) (NS-\d{8}-[0-9A-Z]{6})")
@@ -134,6 +147,7 @@ class Customer:
         self.stats, self.number = stats, number
         self.cookies: dict[str, str] = {}
         self.conn = None
+        self.thanks_page = b""
 
     def request(self, step, method, path, form=None):
         headers = {"Host": f"{HOST}:{PORT}", "User-Agent": "selector-load/1.0",
@@ -246,8 +260,43 @@ class Customer:
         if status == 200:
             with self.stats.lock:
                 self.stats.thanks += 1
+            self.thanks_page = page
             return True
         return False
+
+    def first_pdf_byte(self) -> tuple[float | None, list[int]]:
+        """After the thank-you page, the report link as a browser follows it: seconds from
+        the thank-you page to the PDF's first byte (the answer's headers), through any
+        "preparing your report" pages (202, reloaded after Retry-After), and the statuses
+        seen; None when no PDF came within PDF_WAIT_SECONDS."""
+        link = REPORT_LINK.search(self.thanks_page.decode("utf-8", "replace"))
+        if link is None:
+            self.stats.errors["no report link on the thank-you page"] += 1
+            return None, []
+        path = html.unescape(link.group(1))
+        started, statuses = time.perf_counter(), []
+        while time.perf_counter() - started < PDF_WAIT_SECONDS:
+            try:
+                if self.conn is None:
+                    self.conn = http.client.HTTPConnection(HOST, PORT, timeout=30)
+                self.conn.request("GET", path, headers={
+                    "Host": f"{HOST}:{PORT}", "User-Agent": "selector-load/1.0",
+                    "Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())})
+                response = self.conn.getresponse()
+                first_byte = time.perf_counter() - started
+                response.read()
+            except (OSError, http.client.HTTPException):
+                self.conn = None
+                statuses.append(0)
+                continue
+            statuses.append(response.status)
+            if response.status == 200 and response.headers.get(
+                    "Content-Type", "").startswith("application/pdf"):
+                return first_byte, statuses
+            if response.status != 202:
+                return None, statuses
+            time.sleep(float(response.headers.get("Retry-After", "2")))
+        return None, statuses
 
 
 
@@ -720,6 +769,65 @@ def run_folder() -> Path:
                                  dir=parent))
 
 
+@dataclass
+class PdfRow:
+    customers: int
+    times: list[float]
+    failed: int
+    server_errors: int
+
+    @property
+    def ok(self) -> bool:
+        return not self.failed and not self.server_errors
+
+
+def pdf_phase(customers: int) -> PdfRow:
+    """``customers`` customers at once, each through the wizard and the contact form, then
+    the report link from the thank-you page as a browser follows it."""
+    stats = Stats()
+    barrier = threading.Barrier(customers)
+    times: list[float] = []
+    failed, server_errors = 0, 0
+    lock = threading.Lock()
+
+    def one(number: int) -> None:
+        nonlocal failed, server_errors
+        customer = Customer(stats, 10_000 + number)
+        barrier.wait()
+        seconds, statuses = (customer.first_pdf_byte() if customer.run_once()
+                             else (None, []))
+        with lock:
+            server_errors += sum(1 for status in statuses if status >= 500)
+            if seconds is None:
+                failed += 1
+            else:
+                times.append(seconds)
+
+    threads = [threading.Thread(target=one, args=(i,), daemon=True) for i in range(customers)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=PDF_WAIT_SECONDS + 300)
+    server_errors += sum(n for status, n in stats.status.items() if status >= 500)
+    return PdfRow(customers, times, failed, server_errors)
+
+
+def pdf_table(rows: list[PdfRow]) -> None:
+    print(f"\n## The PDF after the thank-you page: customers at once, time to the PDF's first "
+          f"byte ({time.strftime('%Y-%m-%d %H:%M')})\n")
+    print("| customers at once | PDFs | p50 | p95 | max | failed | 5xx |\n"
+          "|---|---|---|---|---|---|---|")
+    for row in rows:
+        cells = ([f"{percentile(row.times, q):.0f} ms" for q in (50, 95, 100)] if row.times
+                 else ["-"] * 3)
+        print(f"| {row.customers} | {len(row.times)} | " + " | ".join(cells)
+              + f" | {row.failed} | {row.server_errors} |")
+        if row.times:
+            metric(f"load_pdf_first_byte_p95_{row.customers}", round(percentile(row.times, 95)),
+                   "ms")
+        metric(f"load_pdf_errors_{row.customers}", row.failed + row.server_errors, "count")
+
+
 def run(cluster: Cluster, redis: Redis, robot: FakeRobot, out: Path, faults: list[str]) -> int:
     mail_dir = out / "mail"
     print(f"PostgreSQL (its own) on 127.0.0.1:{cluster.port}, Redis (its own) on "
@@ -735,11 +843,15 @@ def run(cluster: Cluster, redis: Redis, robot: FakeRobot, out: Path, faults: lis
                               start_new_session=True)
     stack = Stack(cluster, redis, robot, server, mail_dir)
     results: list[Row] = []
+    pdf_rows: list[PdfRow] = []
     try:
         wait_for_port()
         results.append(scenario("none", stack, LOAD_SECONDS))
         for name in faults:
             results.append(scenario(name, stack, FAULT_SECONDS))
+        # Last: its leads' robot messages (paced) would slow the scenarios' drains.
+        for customers in PDF_CUSTOMERS:
+            pdf_rows.append(pdf_phase(customers))
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=60)
@@ -753,7 +865,13 @@ def run(cluster: Cluster, redis: Redis, robot: FakeRobot, out: Path, faults: lis
     for row in results:
         if not row.ok:
             print(f"FAILED: {row.fault}: {'; '.join(row.notes)}")
-    ok = all(row.ok for row in results)
+    if pdf_rows:
+        pdf_table(pdf_rows)
+    for pdf_row in pdf_rows:
+        if not pdf_row.ok:
+            print(f"FAILED: PDF at {pdf_row.customers} customers: {pdf_row.failed} without a "
+                  f"PDF, {pdf_row.server_errors} server errors")
+    ok = all(row.ok for row in results) and all(row.ok for row in pdf_rows)
     print("\nRESULT", "PASS" if ok else "FAIL")
     return 0 if ok else 1
 
