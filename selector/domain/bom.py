@@ -261,10 +261,10 @@ def bill_of_materials(plan: FabricPlan, parts: Sequence[PartSpec]
                 far_ports = [(1, size.links["gpu_leaf"])]
             elif tier == "leaf_spine":
                 near = [(n, up) for n, _, up in size.leaf_groups]
-                far_ports = [(1, p) for p, _ in size.spine_ports()]
+                far_ports = [(n, down) for n, down, _ in size.spine_port_groups()]
             else:
-                near = [(1, up) for _, up in size.spine_ports()]
-                far_ports = [(1, p) for p in size.core_ports()]
+                near = [(n, up) for n, _, up in size.spine_port_groups()]
+                far_ports = list(size.core_port_groups())
             _count(acc, option, tier, gbps, far, count, near, far_ports)
     return lines + acc.result(), missing
 
@@ -284,7 +284,7 @@ def _count(acc: _Lines, option: _Option, tier: str, gbps: int, far: str,
     assert option.cable is not None
     if far == "nic":
         if option.far_module is not None:
-            acc.add(option.far_module, tier, planes * sum(ports for _, ports in far_ports),
+            acc.add(option.far_module, tier, planes * sum(n * ports for n, ports in far_ports),
                     "nic")
     else:
         assert option.far_module is not None  # switch to switch: the same module both ends

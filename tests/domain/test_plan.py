@@ -496,3 +496,40 @@ def test_the_infiniband_alternative_has_its_own_parts():
     roce = plan(Fabric.ROCE_800, 2048, nic_speed=800)
     assert any(line.kind == "module" for line in roce.bom)
     assert {line.key for line in roce.bom} != {line.key for line in ib.bom}
+
+
+# --- issue 22: plan time grows with the kinds of switch, not their number ----------------------
+
+
+@pytest.mark.parametrize("gpus", [1_000, 100_000, 1_000_000])
+def test_the_bill_of_materials_counts_groups_of_identical_switches(gpus, monkeypatch):
+    """Spine and core ports are counted per group of identical switches: a 1,000,000-GPU
+    plan (tens of thousands of spines) never walks them one by one (issue 22: 46 ms)."""
+    from selector.domain.sizing import FabricSize
+
+    fabrics = [Fabric.ROCE_400, Fabric.ROCE_800] + ([Fabric.INFINIBAND] if gpus < 10**6 else [])
+    expected = {fabric: plan(fabric, gpus) for fabric in fabrics}
+
+    def per_switch(self):
+        raise AssertionError("walked per switch")
+
+    monkeypatch.setattr(FabricSize, "spine_ports", per_switch)
+    monkeypatch.setattr(FabricSize, "core_ports", per_switch)
+    for fabric, before in expected.items():
+        assert plan(fabric, gpus) == before
+
+
+@given(st.integers(1, 20_000), st.integers(0, 20_000), st.sampled_from([2, 3]))
+def test_grouped_spine_and_core_ports_expand_to_the_per_switch_ones(spines, extra, tiers):
+    from selector.domain.sizing import FabricSize
+
+    links = {"gpu_leaf": 1, "leaf_spine": spines + extra, "spine_core": spines + extra
+             if tiers == 3 else 0}
+    core = -(-spines // 2) if tiers == 3 else 0
+    size = FabricSize(tiers=tiers, leaf=1, spine=spines, core=core, switches=1, links=links,
+                      transceiver_ends=0, radix=64, oversubscription=1, leaf_down=32,
+                      leaf_up=32, servers=1, rails=1)
+    spine = [pair for n, down, up in size.spine_port_groups() for pair in [(down, up)] * n]
+    assert tuple(spine) == size.spine_ports()
+    core_ports = [p for n, p in size.core_port_groups() for p in [p] * n]
+    assert tuple(core_ports) == size.core_ports()
