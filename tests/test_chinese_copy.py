@@ -237,3 +237,11 @@ def test_what_if_sentences_read_like_a_person_wrote_them(client, channels):
     html = client.get("/en/wizard/result/").content.decode()
     assert "If training throughput were" not in html or "were limited today" in html
     assert "If Training throughput limited today were" not in html
+
+
+def test_an_inference_pods_result_page(client, channels):
+    """Issue 22 finding 12: the pods note and the inference reason, in Chinese."""
+    token = share_token(Answers(gpus=100_000, workload="inference"))
+    html = client.get(f"/wizard/r/{token}/").content.decode()
+    assert "独立分区" in html
+    assert check_html(html, "inference pods") == []

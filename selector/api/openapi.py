@@ -96,6 +96,9 @@ COST = {"type": ["object", "null"], "description": "Indicative CAPEX at the comp
 PLAN_PROPERTIES = {
     "fabric": {"type": "string", "enum": ["roce-v2-400g", "roce-v2-800g", "infiniband"]},
     "planes": {"type": "integer"},
+    "pods": {"type": "integer", "description": "Identical, independent fabrics (no links "
+             "between them), each of `planes` planes; every count is for all of them. More "
+             "than 1 for a large inference cluster: the fewest two-tier pods."},
     "design": {"type": "string", "enum": ["single-switch", "switch-per-plane", "two-tier",
                                           "three-tier"]},
     "gpu_link_gbps": {"type": ["integer", "null"], "description": "Each GPU's NIC speed"},

@@ -148,8 +148,11 @@ _REASONS = {
         "NVL72); the little traffic between servers runs over a conventional network."),
     "throughput_not_limited": gettext_lazy(
         "Training throughput is not limited by the network today."),
-    "inference": gettext_lazy("The workload is inference: a 400G fabric carries it, and the "
-                              "GPU links still run at your NICs' speed."),
+    "inference": gettext_lazy(
+        "The workload is inference. Inference needs the fabric's full bandwidth only among "
+        "the servers that serve one model together, not across the whole cluster: the GPU "
+        "links run at your NICs' speed, and a cluster too large for two tiers is built as "
+        "independent two-tier pods instead of one three-tier fabric."),
     "inference_multi_node": gettext_lazy(
         "Inference needs this compute fabric only when a model spans several servers "
         "(tensor or pipeline parallelism across servers, disaggregated prefill and decode). "

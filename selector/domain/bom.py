@@ -256,6 +256,7 @@ def bill_of_materials(plan: FabricPlan, parts: Sequence[PartSpec]
         if option.switch_module is not None and option.far_module is None:
             missing.append({"tier": tier, "gbps": gbps, "reach_m": reach, "end": "nic"})
         for count, size in plan.planes:
+            count *= plan.pods  # identical, independent pods: every count multiplies
             if tier == "gpu":
                 near = [(n, down) for n, down, _ in size.leaf_groups]
                 far_ports = [(1, size.links["gpu_leaf"])]

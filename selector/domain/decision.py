@@ -10,13 +10,18 @@ The first rule that matches decides:
 R1    servers == 1                                         standard-network
 R2    determinism == strict                                infiniband
 R3    servers < 8 and not throughput_limited               standard-network
-R4    workload == inference                                roce-v2-400g
+R4    workload == inference and budget != performance      roce-v2-400g
 R5    budget == performance                                infiniband
 R6    gpus >= 1000 or nic_speed == 800                     roce-v2-800g
 R7    otherwise                                            roce-v2-400g
 ====  ===================================================  ==================
 
 ``servers`` is ``ceil(gpus / gpus_per_server)``.
+
+R4 keeps the article's sentence ("推理集群 400G 足够", a statement about speed) as the
+company's voice; a performance-first budget is a different answer and goes on to R5 whatever
+the workload. How an inference fabric is sized (independent two-tier pods, not one
+non-blocking back-end) is the planner's part (selector.domain.plan).
 """
 
 from __future__ import annotations
@@ -64,7 +69,7 @@ __all__ = [
     "runner_up",
 ]
 
-ENGINE_VERSION = "2026.12.2"
+ENGINE_VERSION = "2026.12.3"
 
 
 class Workload(StrEnum):
@@ -491,7 +496,7 @@ def _rule_id(
         return "R2"
     if throughput_matters(servers) and not throughput_limited:
         return "R3"
-    if workload == Workload.INFERENCE:
+    if workload == Workload.INFERENCE and budget != Budget.PERFORMANCE:
         return "R4"
     if budget == Budget.PERFORMANCE:
         return "R5"
@@ -534,6 +539,8 @@ def _reasons(rule: str, a: Answers) -> tuple[Reason, ...]:
         main: list[Reason] = [Reason("inference", {}), Reason("inference_multi_node", {})]
     elif rule == "R5":
         main = [Reason("performance_budget", {})]
+        if a.workload == Workload.INFERENCE:
+            main.append(Reason("inference_multi_node", {}))
     elif rule == "R6":
         main = []
         if a.gpus >= THOUSAND_GPUS:

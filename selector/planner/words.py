@@ -179,6 +179,8 @@ def design_text(plan: FabricPlan) -> str:
         text = _("Fat-tree, 3 tiers")
     if planes > 1 and design != "switch-per-plane":
         text += " · " + _("%(count)s planes") % {"count": planes}
+    if plan.pods > 1:
+        text += " · " + _("%(count)s independent pods") % {"count": _n(plan.pods)}
     return text
 
 
@@ -252,6 +254,15 @@ def note_text(note: Note, plan: FabricPlan) -> str:
                  "goes through the GPU interconnect inside the servers (NVLink on HGX/DGX "
                  "servers).") % {
             "a": p.get("rails_a"), "b": p.get("rails_b")}
+    if key == "inference_pods":
+        return _("Inference: %(pods)s identical, independent two-tier pods of up to "
+                 "%(servers)s servers (%(gpus)s GPUs) each, instead of one three-tier fabric. "
+                 "NVIDIA's HGX AI Factory reference architecture notes that the compute "
+                 "network is not necessarily required for inference: most models fit in one "
+                 "GPU or one server. A model served across servers stays within its pod. The "
+                 "counts, parts, power and cost are for all pods.") % {
+            "pods": _n(p.get("pods", 0)), "servers": _n(p.get("servers", 0)),
+            "gpus": _n(p.get("gpus", 0))}
     if key == "single_switch_one_rail":
         return _("One NIC per server: a single switch carries the fabric. A redundant second "
                  "switch needs a second NIC in every server.")

@@ -533,3 +533,67 @@ def test_grouped_spine_and_core_ports_expand_to_the_per_switch_ones(spines, extr
     assert tuple(spine) == size.spine_ports()
     core_ports = [p for n, p in size.core_port_groups() for p in [p] * n]
     assert tuple(core_ports) == size.core_ports()
+
+
+# --- issue 22, finding 12: inference is sized as independent two-tier pods -------------------
+
+
+@pytest.mark.parametrize("fabric", [Fabric.ROCE_400, Fabric.INFINIBAND])
+@pytest.mark.parametrize("gpus", [16_384, 100_000])
+def test_a_large_inference_cluster_is_the_fewest_identical_two_tier_pods(fabric, gpus):
+    inference = plan(fabric, gpus, workload="inference")
+    training = plan(fabric, gpus)
+    assert training.tiers == 3 and training.pods == 1
+    assert inference.tiers == 2 and inference.pods > 1
+    note = next(n for n in inference.notes if n.key == "inference_pods")
+    pod_servers = note.params["servers"]
+    assert note.params["pods"] == inference.pods
+    assert inference.pods * pod_servers >= inference.servers > (inference.pods - 1) * pod_servers
+    # One pod is the training plan of a pod's GPUs; one pod fewer would need three tiers.
+    pod = plan(fabric, pod_servers * 8)
+    assert pod.pods == 1 and pod.tiers == 2
+    assert inference.planes == pod.planes
+    bigger = -(-inference.servers // (inference.pods - 1))
+    assert plan(fabric, bigger * 8).tiers == 3
+    # Every count is all the pods': switches, links, modules, cables, power.
+    assert inference.switches == inference.pods * pod.switches
+    assert inference.links == {k: inference.pods * v for k, v in pod.links.items()}
+    assert inference.transceiver_ends == inference.pods * pod.transceiver_ends
+    assert inference.modules == inference.pods * pod.modules
+    assert inference.cables == inference.pods * pod.cables
+    assert inference.power_w == pytest.approx(inference.pods * pod.power_w, abs=1)
+    assert inference.size.leaf == inference.leaf == inference.pods * pod.leaf
+    switch_line = next(line for line in inference.bom if line.kind == "switch")
+    assert switch_line.count == inference.switches
+    assert inference.switches < training.switches
+
+
+def test_inference_pods_cost_multiplies_and_round_trips():
+    from decimal import Decimal
+
+    from selector.domain import Prices
+
+    prices = Prices("CNY", "2026-12-03", {
+        key: Decimal(100) for key in [s.key for s in CAT.switches] + [p.key for p in CAT.parts]})
+    inference = plan_fabric(Fabric.ROCE_400, Answers(100_000, workload="inference"), CAT, prices)
+    note = next(n for n in inference.notes if n.key == "inference_pods")
+    pod = plan_fabric(Fabric.ROCE_400, Answers(note.params["servers"] * 8), CAT, prices)
+    assert inference.cost.amount == inference.pods * pod.cost.amount
+    data = json.loads(json.dumps(inference.to_dict()))
+    assert data["pods"] == inference.pods
+    assert FabricPlan.from_dict(data) == inference
+    del data["pods"]  # a plan frozen before pods existed is one fabric
+    assert FabricPlan.from_dict(data).pods == 1
+
+
+def test_small_inference_clusters_and_training_stay_one_fabric():
+    assert plan(Fabric.ROCE_400, 512, workload="inference").pods == 1
+    assert plan(Fabric.ROCE_800, 100_000).pods == 1
+    assert plan(Fabric.ROCE_400, 100_000, workload="mixed").pods == 1
+
+
+def test_a_million_inference_gpus_fit_on_infiniband_as_pods():
+    with pytest.raises(FabricTooLarge):
+        plan(Fabric.INFINIBAND, 1_000_000)
+    p = plan(Fabric.INFINIBAND, 1_000_000, workload="inference")
+    assert p.tiers == 2 and p.pods > 1 and p.links["gpu_leaf"] >= 1_000_000

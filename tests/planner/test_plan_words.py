@@ -20,3 +20,47 @@ def test_the_redundant_pair_says_a_running_job_restarts():
     with translation.override("zh-hans"):
         zh = words.note_text(note, plan)
     assert "中止" in zh and "重新启动" in zh
+
+
+def test_inference_says_what_it_needs_and_the_plan_is_pods():
+    """Finding 12: R4 keeps the article's sentence, but the engine's own sentence says what
+    inference needs, and a large inference cluster is planned as independent pods."""
+    from selector.core import explain
+    from selector.domain import Reason
+
+    with translation.override("en"):
+        reason = str(explain._REASONS["inference"])
+    assert "a 400G fabric carries it" not in reason
+    assert "independent two-tier pods" in reason
+    rec = recommend(Answers(100_000, workload="inference"), DEFAULT_CATALOGUE)
+    plan = rec.recommended.plan
+    assert rec.decision.rule == "R4" and plan.pods > 1 and plan.tiers == 2
+    assert Reason("inference", {}) in rec.decision.reasons
+    note = next(n for n in plan.notes if n.key == "inference_pods")
+    with translation.override("en"):
+        text = words.note_text(note, plan)
+        design = words.design_text(plan)
+    assert f"{plan.pods} identical, independent two-tier pods" in text
+    assert "HGX AI Factory" in text and f"{plan.pods} independent pods" in design
+    with translation.override("zh-hans"):
+        zh = words.note_text(note, plan)
+        zh_reason = str(explain._REASONS["inference"])
+        zh_design = words.design_text(plan)
+    assert f"{plan.pods} 个相同且相互独立的两层分区" in zh
+    assert "两层分区" in zh_reason and "独立分区" in zh_design
+
+
+def test_the_pods_note_cites_nvidias_reference_architecture(client, content):
+    from selector.core.sharing import share_token
+
+    token = share_token(Answers(100_000, workload="inference"))
+    for prefix in ("", "/en"):
+        html = client.get(f"{prefix}/wizard/r/{token}/").content.decode()
+        assert "docs.nvidia.com/enterprise-reference-architectures/hgx-ai-factory" in html
+    body = client.get("/api/recommend", {"gpus": "100000", "workload": "inference",
+                                         "budget": "balanced", "determinism": "standard"},
+                      HTTP_ACCEPT_LANGUAGE="en").json()
+    fabric = body["fabric"]
+    assert fabric["pods"] > 1 and fabric["tiers"] == 2
+    assert fabric["switches"] == sum(line["count"] for line in fabric["bom"]
+                                     if line["kind"] == "switch")
