@@ -147,7 +147,8 @@ class FabricPlan:
 
     # --- totals ---------------------------------------------------------------------------
     def _sum(self, name: str) -> int:
-        return self.pods * sum(count * getattr(size, name) for count, size in self.planes)
+        total: int = sum(count * getattr(size, name) for count, size in self.planes)
+        return self.pods * total
 
     @property
     def plane_count(self) -> int:
