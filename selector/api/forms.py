@@ -16,6 +16,7 @@ class RecommendQuery(forms.Form):
     nics_per_server = f.nics_per_server_field()
     vendor = f.vendor_field()
     distance = f.distance_field()
+    platform = f.platform_field()
     # First release: the longest cable in metres. Still accepted; it picks the smallest
     # distance class that covers it (unless ``distance`` is given).
     cable_m = f.WholeNumberField(
@@ -46,6 +47,7 @@ class RecommendQuery(forms.Form):
             nics_per_server=data["nics_per_server"],
             vendor=data["vendor"],
             distance=data["distance"],
+            platform=data["platform"],
         )
 
 
@@ -68,6 +70,7 @@ class FabricQuery(forms.Form):
     nics_per_server = f.nics_per_server_field()
     vendor = f.vendor_field()
     distance = f.distance_field()
+    platform = f.platform_field()
 
     def clean(self):
         data = super().clean()
@@ -82,4 +85,5 @@ class FabricQuery(forms.Form):
             gpus=data["gpus"], gpus_per_server=data["gpus_per_server"] or 8,
             nic_speed=data["nic_speed"], nics_per_server=data["nics_per_server"],
             vendor=data["vendor"], distance=data["distance"], throughput_limited=True,
+            platform=data["platform"],
         )

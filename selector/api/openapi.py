@@ -3,6 +3,7 @@
 from selector.core.forms import FALSE_VALUES, TRUE_VALUES
 from selector.domain import (
     DEFAULT_DISTANCE,
+    DEFAULT_PLATFORM,
     DISTANCES,
     ENGINE_VERSION,
     GPS_MAX,
@@ -10,6 +11,7 @@ from selector.domain import (
     GPUS_MAX,
     GPUS_MIN,
     NIC_SPEEDS,
+    PLATFORMS,
     VENDORS,
 )
 from selector.domain.decision import Budget, Determinism, Fabric, Workload
@@ -58,6 +60,10 @@ HARDWARE_PARAMETERS = [
           "any"),
     _enum("distance", list(DISTANCES), False, "Longest link: " + ", ".join(
         f"{k} (up to {v} m)" for k, v in DISTANCES.items()), DEFAULT_DISTANCE),
+    _enum("platform", PLATFORMS, False, "Server platform, for the NIC end of the GPU links: "
+          "dgx (DGX/HGX, twin-port OSFP at the server: one module per two NIC ports), "
+          "pcie-osfp (ConnectX-7/OSFP), bluefield3 (QSFP112 only), unsure (planned as "
+          "pcie-osfp)", DEFAULT_PLATFORM),
 ]
 SOURCE = {"type": "object", "required": ["title"], "properties": {
     "title": {"type": "string"}, "url": {"type": "string"},

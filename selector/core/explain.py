@@ -63,6 +63,12 @@ VENDOR_LABELS = {
     "arista": "Arista",
     "asterfusion": gettext_lazy("Asterfusion (domestic)"),
 }
+PLATFORM_LABELS = {
+    "unsure": gettext_lazy("Not sure (planned as a PCIe NIC with OSFP)"),
+    "dgx": gettext_lazy("NVIDIA DGX / HGX (twin-port OSFP at the server)"),
+    "pcie-osfp": gettext_lazy("PCIe NIC with OSFP (ConnectX-7/OSFP)"),
+    "bluefield3": gettext_lazy("BlueField-3 SuperNIC (QSFP112)"),
+}
 DISTANCE_NAMES = {
     "rack": gettext_lazy("Within a rack"),
     "row": gettext_lazy("Within a row"),
@@ -95,6 +101,7 @@ FIELD_LABELS = {
     "nics_per_server": gettext_lazy("NICs per server"),
     "vendor": gettext_lazy("Switch vendor"),
     "distance": gettext_lazy("Longest link"),
+    "platform": gettext_lazy("Server platform"),
 }
 
 RULE_TITLES = {
@@ -230,6 +237,8 @@ def value_label(field: str, value: object) -> str:
         return str(VENDOR_LABELS.get(str(value), value))
     if field == "distance":
         return distance_label(str(value))
+    if field == "platform":
+        return str(PLATFORM_LABELS.get(str(value), value))
     if field == "gpus" and isinstance(value, int):
         return f"{value:,}"
     return str(value)

@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from selector.core.explain import (
     BUDGET_LABELS,
     DETERMINISM_LABELS,
+    PLATFORM_LABELS,
     VENDOR_LABELS,
     WORKLOAD_LABELS,
     distance_label,
@@ -27,6 +28,7 @@ from selector.domain import (
     GPUS_MAX,
     GPUS_MIN,
     NIC_SPEEDS,
+    PLATFORMS,
     VENDORS,
 )
 from selector.domain.sizing import OVERSUB_MAX, OVERSUB_MIN, RADIX_MAX, RADIX_MIN
@@ -177,6 +179,13 @@ def vendor_field() -> _DefaultChoiceField:
     return _DefaultChoiceField(
         default="any", label=_("Switch vendor"),
         choices=[(v, VENDOR_LABELS[v]) for v in VENDORS],
+        error_messages={"invalid_choice": _("Choose one of the offered options.")})
+
+
+def platform_field() -> _DefaultChoiceField:
+    return _DefaultChoiceField(
+        default="unsure", label=_("Server platform"),
+        choices=[(code, PLATFORM_LABELS[code]) for code in PLATFORMS],
         error_messages={"invalid_choice": _("Choose one of the offered options.")})
 
 

@@ -19,6 +19,7 @@ from .catalogue import (
 from .decision import (
     DEFAULT_DISTANCE,
     DEFAULT_NIC_SPEED,
+    DEFAULT_PLATFORM,
     DISTANCES,
     ENGINE_VERSION,
     GPS_MAX,
@@ -26,6 +27,7 @@ from .decision import (
     GPUS_MAX,
     GPUS_MIN,
     NIC_SPEEDS,
+    PLATFORMS,
     REASON_KEYS,
     RULES,
     RULES_BY_ID,
@@ -71,6 +73,8 @@ from .tuning import Citation, ConfigLine, TuningError, TuningProfile, tuning_pro
 __all__ = [
     "DEFAULT_CATALOGUE",
     "DEFAULT_DISTANCE",
+    "DEFAULT_PLATFORM",
+    "PLATFORMS",
     "DEFAULT_NIC_SPEED",
     "DEFAULT_PARTS",
     "DEFAULT_SWITCHES",

@@ -43,6 +43,8 @@ __all__ = [
     "VENDORS",
     "DISTANCES",
     "DEFAULT_DISTANCE",
+    "PLATFORMS",
+    "DEFAULT_PLATFORM",
     "GPUS_MIN",
     "GPUS_MAX",
     "GPS_MIN",
@@ -110,6 +112,14 @@ VENDORS = ("any", "nvidia", "arista", "asterfusion")
 # 50 m, single-mode DR to 100 m and 500 m, FR4 to 2 km.
 DISTANCES = {"rack": 3, "row": 50, "hall": 100, "building": 500, "campus": 2000}
 DEFAULT_DISTANCE = "row"
+# The server platform, for the NIC end of the GPU links (issue 22 finding 7): NVIDIA DGX/HGX
+# with twin-port OSFP cages ("4 x OSFP ports for 8 x NVIDIA ConnectX-7 Single Port Cards",
+# DGX B200 User Guide; the DGX H100 compute ports "use a two-port transceiver", DGX SuperPOD
+# H100 RA), a PCIe NIC with an OSFP cage (ConnectX-7/OSFP), a BlueField-3 SuperNIC ("BlueField-3
+# only accepts QSFP112s", NVIDIA MMA1Z00-NS400 specification), or not known (planned as a
+# PCIe NIC with OSFP, one module per NIC port, and the page says so).
+PLATFORMS = ("unsure", "dgx", "pcie-osfp", "bluefield3")
+DEFAULT_PLATFORM = "unsure"
 GPUS_MIN, GPUS_MAX = 1, 1_000_000
 # Up to 16 GPUs per server: DGX/HGX boxes carry 8 (domain.md section 3), 16-GPU
 # chassis exist; this is also the maximum number of rails the sizing supports.
@@ -217,9 +227,10 @@ _CLEANERS: dict[str, Callable[[object], tuple[object, str | None]]] = {
     "nics_per_server": lambda v: _clean_optional_int(v, GPS_MIN, GPS_MAX),
     "vendor": lambda v: _clean_str_choice(v, VENDORS),
     "distance": lambda v: _clean_str_choice(v, DISTANCES),
+    "platform": lambda v: _clean_str_choice(v, PLATFORMS),
 }
 # The hardware answers: they shape the plan, never the rule.
-PLAN_FIELDS = ("nics_per_server", "vendor", "distance")
+PLAN_FIELDS = ("nics_per_server", "vendor", "distance", "platform")
 
 
 @dataclass(frozen=True)
@@ -242,6 +253,7 @@ class Answers:
     nics_per_server: int | None = None
     vendor: str = "any"
     distance: str = DEFAULT_DISTANCE
+    platform: str = DEFAULT_PLATFORM
 
     def __post_init__(self) -> None:
         errors: dict[str, list[str]] = {}
@@ -293,6 +305,7 @@ class Answers:
             "nics_per_server": self.nics_per_server,
             "vendor": self.vendor,
             "distance": self.distance,
+            "platform": self.platform,
         }
 
     @classmethod

@@ -144,6 +144,7 @@ class FabricPlan:
     bom: tuple[BomLine, ...] = ()
     cost: Cost | None = None
     pods: int = 1
+    platform: str = "unsure"  # decision.PLATFORMS: the NIC end's cages (finding 7)
 
     # --- totals ---------------------------------------------------------------------------
     def _sum(self, name: str) -> int:
@@ -221,7 +222,11 @@ class FabricPlan:
 
     @property
     def modules(self) -> int:
-        return sum(line.count for line in self.bom if line.kind == "module")
+        """Every optical module of the plan: the BOM's, and the NIC-end modules the plan
+        counts but the catalogue has no part for (``no_part`` notes with a ``count``)."""
+        listed = sum(line.count for line in self.bom if line.kind == "module")
+        return listed + sum(int(note.params.get("count", 0)) for note in self.notes
+                            if note.key == "no_part")
 
     @property
     def cables(self) -> int:
@@ -262,6 +267,7 @@ class FabricPlan:
             "bom": [line.to_dict() for line in self.bom],
             "cost": self.cost.to_dict() if self.cost else None,
             "pods": self.pods,
+            "platform": self.platform,
         }
 
     @classmethod
@@ -280,6 +286,7 @@ class FabricPlan:
             bom=tuple(BomLine.from_dict(line) for line in data.get("bom", ())),
             cost=Cost.from_dict(data["cost"]) if data.get("cost") else None,
             pods=int(data.get("pods", 1)),
+            platform=str(data.get("platform", "unsure")),
         )
 
 
@@ -536,6 +543,7 @@ def _build(fabric: Fabric, switch: SwitchSpec, answers: Answers, catalogue: Cata
         rails=answers.rails, gpus=answers.gpus, servers=answers.servers,
         gpus_per_server=answers.gpus_per_server, distance=answers.distance,
         reach_m=answers.distance_m, notes=tuple(notes), pods=pods,
+        platform=answers.platform,
     )
     lines, missing = bill_of_materials(plan, catalogue.parts)
     notes = list(plan.notes) + [Note("no_part", m) for m in missing]

@@ -326,6 +326,13 @@ def note_text(note: Note, plan: FabricPlan) -> str:
     if key == "infiniband_vendor":
         return _("InfiniBand switches come from NVIDIA only; your vendor preference applies to "
                  "the Ethernet fabric.")
+    if key == "no_part" and p.get("form") == "twin-port-osfp":
+        return _("NIC end: %(count)s twin-port OSFP modules in the servers' OSFP cages (one "
+                 "serves two NIC ports, as on NVIDIA DGX H100/B200), %(speed)sG up to "
+                 "%(reach)s m. The documents we read give no part number for them: our "
+                 "engineers specify the part, and they count in the module total.") % {
+            "count": _n(p.get("count", 0)), "speed": p.get("gbps"),
+            "reach": _n(p.get("reach_m", 0))}
     if key == "no_part":
         return _("%(tier)s at %(speed)sG up to %(reach)s m: no part in our catalogue fits this "
                  "switch; our engineers specify these optics.") % {

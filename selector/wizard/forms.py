@@ -16,6 +16,7 @@ from selector.core.forms import (
     gpus_field,
     gpus_per_server_field,
     nics_per_server_field,
+    platform_field,
     vendor_field,
     workload_field,
 )
@@ -78,6 +79,8 @@ HELP = {
     "distance": _("The longest cable in the fabric: it decides copper or which optics, and "
                   "the PFC headroom."),
     "vendor": _("The switches in the plan; InfiniBand switches come from NVIDIA only."),
+    "platform": _("Where the NICs' optics plug in: DGX / HGX servers have twin-port OSFP "
+                  "cages (one module serves two NIC ports); BlueField-3 takes QSFP112 only."),
 }
 
 
@@ -135,6 +138,7 @@ class NicSpeedForm(StepForm):
     nics_per_server = nics_per_server_field()
     distance = distance_field()
     vendor = vendor_field()
+    platform = platform_field()
     must_answer = ("nic_speed",)
 
     def __init__(self, *args, **kwargs):
@@ -143,7 +147,7 @@ class NicSpeedForm(StepForm):
         field.widget = forms.RadioSelect(
             choices=[(str(s), f"{s}G") for s in NIC_SPEEDS] + [(UNSURE, _("Not sure"))],
             attrs=field.widget.attrs)
-        for name in ("distance", "vendor"):
+        for name in ("distance", "vendor", "platform"):
             choice = self.fields[name]
             choice.widget = forms.RadioSelect(choices=choice.choices, attrs=choice.widget.attrs)
             if not self.is_bound and not self.initial.get(name):

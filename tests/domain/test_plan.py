@@ -597,3 +597,68 @@ def test_a_million_inference_gpus_fit_on_infiniband_as_pods():
         plan(Fabric.INFINIBAND, 1_000_000)
     p = plan(Fabric.INFINIBAND, 1_000_000, workload="inference")
     assert p.tiers == 2 and p.pods > 1 and p.links["gpu_leaf"] >= 1_000_000
+
+
+# --- issue 22, finding 7: the server platform decides the NIC end ----------------------------
+
+
+def _nic_lines(p: FabricPlan):
+    return [line for line in p.bom if line.kind == "module" and line.end == "nic"]
+
+
+@pytest.mark.parametrize("fabric", [Fabric.ROCE_400, Fabric.INFINIBAND])
+def test_dgx_twin_port_cages_take_one_module_per_two_nic_ports(fabric):
+    from decimal import Decimal
+
+    from selector.domain import Prices
+
+    prices = Prices("CNY", "2026-12-03", {
+        key: Decimal(1) for key in [s.key for s in CAT.switches] + [p.key for p in CAT.parts]})
+    pcie = plan_fabric(fabric, Answers(2048, platform="pcie-osfp"), CAT, prices)
+    dgx = plan_fabric(fabric, Answers(2048, platform="dgx"), CAT, prices)
+    assert sum(line.count for line in _nic_lines(pcie)) == 2048
+    assert _nic_lines(dgx) == []  # no single-port NIC modules on a DGX
+    note = next(n for n in dgx.notes if n.key == "no_part" and n.params.get("end") == "nic")
+    assert note.params["form"] == "twin-port-osfp" and note.params["count"] == 1024
+    # The headline module count is every module: switch ends and the twin-port NIC ends.
+    switch_end = sum(line.count for line in dgx.bom if line.kind == "module")
+    assert dgx.modules == switch_end + 1024 == pcie.modules - 1024
+    assert pcie.cost.complete and not dgx.cost.complete
+    assert "part:gpu:nic" in dgx.cost.missing and not dgx.power_complete
+
+
+def test_a_partly_populated_dgx_rounds_its_own_twin_ports_up():
+    p = plan(Fabric.ROCE_400, 8 * 9 + 3, platform="dgx", nics_per_server=8)  # 10 servers
+    note = next(n for n in p.notes if n.key == "no_part" and n.params.get("end") == "nic")
+    assert note.params["count"] == 9 * 4 + 2  # the last server: 3 GPUs -> 3 NICs -> 2
+
+
+def test_bluefield3_takes_qsfp112_and_unsure_is_planned_as_pcie_osfp():
+    bf3 = plan(Fabric.ROCE_400, 2048, platform="bluefield3")
+    (line,) = _nic_lines(bf3)
+    assert (line.model, line.count) == ("MMA1Z00-NS400", 2048)
+    assert line.source.url.startswith("https://docs.nvidia.com/")
+    assert plan(Fabric.ROCE_400, 2048) == plan(Fabric.ROCE_400, 2048, platform="unsure")
+    unsure, pcie = plan(Fabric.ROCE_400, 2048), plan(Fabric.ROCE_400, 2048,
+                                                       platform="pcie-osfp")
+    assert unsure.bom == pcie.bom
+    # The QSFP112 part is an Ethernet one: on InfiniBand our engineers specify the NIC end.
+    ib = plan(Fabric.INFINIBAND, 256, platform="bluefield3")
+    assert _nic_lines(ib) == [] and any(n.params.get("end") == "nic" for n in ib.notes
+                                        if n.key == "no_part")
+
+
+def test_the_platform_is_validated_and_old_answers_read_as_unsure():
+    from selector.domain import InvalidAnswers
+
+    with pytest.raises(InvalidAnswers) as exc:
+        Answers(64, platform="mainframe")
+    assert exc.value.errors == {"platform": ["invalid_choice"]}
+    data = Answers(64, platform="dgx").to_dict()
+    assert data["platform"] == "dgx"
+    del data["platform"]
+    assert Answers.from_dict(data).platform == "unsure"
+    frozen = plan(Fabric.ROCE_400, 512, platform="dgx").to_dict()
+    assert FabricPlan.from_dict(frozen).platform == "dgx"
+    del frozen["platform"]
+    assert FabricPlan.from_dict(frozen).platform == "unsure"

@@ -64,3 +64,26 @@ def test_the_pods_note_cites_nvidias_reference_architecture(client, content):
     assert fabric["pods"] > 1 and fabric["tiers"] == 2
     assert fabric["switches"] == sum(line["count"] for line in fabric["bom"]
                                      if line["kind"] == "switch")
+
+
+def test_the_platform_is_asked_in_the_api_and_the_dgx_note_is_in_words(client, content):
+    body = client.get("/api/recommend", {"gpus": "2048", "workload": "training",
+                                         "budget": "balanced", "determinism": "standard",
+                                         "platform": "dgx"},
+                      HTTP_ACCEPT_LANGUAGE="en").json()
+    fabric = body["fabric"]
+    listed = sum(line["count"] for line in fabric["bom"] if line["kind"] == "module")
+    assert fabric["modules"] == listed + 2048 * 2 // 4  # 8 NICs a server, 4 twin-port cages
+    bad = client.get("/api/recommend", {"gpus": "2048", "workload": "training",
+                                        "budget": "balanced", "determinism": "standard",
+                                        "platform": "mainframe"})
+    assert bad.status_code == 400 and "platform" in bad.json()["errors"]
+    plan = recommend(Answers(2048, platform="dgx"), DEFAULT_CATALOGUE).recommended.plan
+    note = next(n for n in plan.notes if n.params.get("form") == "twin-port-osfp")
+    with translation.override("en"):
+        assert "1,024 twin-port OSFP modules" in words.note_text(note, plan)
+    with translation.override("zh-hans"):
+        assert "1,024 个双端口 OSFP 光模块" in words.note_text(note, plan)
+    fab = client.get("/api/fabric", {"gpus": "512", "fabric": "roce-v2-400g",
+                                     "platform": "bluefield3"}).json()
+    assert any(line["model"] == "MMA1Z00-NS400" for line in fab["bom"])

@@ -133,7 +133,8 @@ def test_the_share_token_carries_only_the_answers(result_of):
     _, r, _ = result_of(ROCE)
     token = r.context["share_url"].rstrip("/").rsplit("/", 1)[1]
     assert signing.loads(token, salt=SALT) == {
-        **ROCE, "nics_per_server": None, "vendor": "any", "distance": "row"}
+            **ROCE, "nics_per_server": None, "vendor": "any", "distance": "row",
+            "platform": "unsure"}
     assert answers_from_token(token).gpus == 64
 
 
@@ -190,3 +191,12 @@ def test_the_result_page_is_chinese_by_default(result_of):
     _, r, html = result_of(ROCE, lang="")
     assert "规则 R7" in html
     assert "无损" in html
+
+
+def test_the_platform_answer_reaches_the_plan(result_of):
+    """Issue 22 finding 7: the server platform is asked with the hardware and counted."""
+    _, _r, html = result_of({**ROCE, "platform": "dgx"})
+    assert "Server platform" in html and "NVIDIA DGX / HGX" in html
+    assert "twin-port OSFP modules in the servers" in html
+    _, _r, plain = result_of(ROCE)
+    assert "Not sure (planned as a PCIe NIC with OSFP)" in plain
