@@ -11,6 +11,7 @@ from selector.domain import (
     GPUS_MAX,
     GPUS_MIN,
     NIC_SPEEDS,
+    OVERSUBSCRIPTIONS,
     PLATFORMS,
     VENDORS,
 )
@@ -65,6 +66,9 @@ HARDWARE_PARAMETERS = [
           "pcie-osfp (ConnectX-7/OSFP), bluefield3 (QSFP112 only), unsure (planned as "
           "pcie-osfp)", DEFAULT_PLATFORM),
 ]
+LEAF_OVERSUBSCRIPTION = _enum("oversubscription", OVERSUBSCRIPTIONS, False, "Leaf "
+                              "oversubscription r:1 of the catalogue plan (1 non-blocking, "
+                              "2, 3)", "1")
 SOURCE = {"type": "object", "required": ["title"], "properties": {
     "title": {"type": "string"}, "url": {"type": "string"},
     "date": {"type": "string", "description": "The date the document was read (ISO)."},
@@ -180,6 +184,7 @@ def openapi_document(server_url: str) -> dict:
                           "Is training throughput limited today?", "false",
                           case_insensitive=True),
                     *HARDWARE_PARAMETERS,
+                    LEAF_OVERSUBSCRIPTION,
                     _int("cable_m", 1, 2000, False, "Deprecated (first release): the longest "
                          "cable in metres; picks the smallest distance that covers it"),
                 ],
@@ -200,10 +205,10 @@ def openapi_document(server_url: str) -> dict:
                     _int("radix", RADIX_MIN, RADIX_MAX, False,
                          "Switch ports at fabric speed (even)", 64),
                     _int("oversubscription", OVERSUB_MIN, OVERSUB_MAX, False,
-                         "Leaf oversubscription r (r:1)", 1),
+                         "Leaf oversubscription r (r:1); with fabric, 1, 2 or 3", 1),
                     _enum("fabric", ["roce-v2-400g", "roce-v2-800g", "infiniband"], False,
-                          "Plan this fabric on a catalogue switch (then leave out radix and "
-                          "oversubscription); without it, a textbook fat-tree of radix"),
+                          "Plan this fabric on a catalogue switch (then leave out radix); "
+                          "without it, a textbook fat-tree of radix"),
                     *HARDWARE_PARAMETERS,
                 ],
                 "responses": {

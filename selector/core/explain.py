@@ -102,6 +102,7 @@ FIELD_LABELS = {
     "vendor": gettext_lazy("Switch vendor"),
     "distance": gettext_lazy("Longest link"),
     "platform": gettext_lazy("Server platform"),
+    "oversubscription": gettext_lazy("Leaf oversubscription"),
 }
 
 RULE_TITLES = {
@@ -239,6 +240,9 @@ def value_label(field: str, value: object) -> str:
         return distance_label(str(value))
     if field == "platform":
         return str(PLATFORM_LABELS.get(str(value), value))
+    if field == "oversubscription":
+        ratio = _whole(value or 1)
+        return _("1:1 (non-blocking)") if ratio == 1 else f"{ratio}:1"
     if field == "gpus" and isinstance(value, int):
         return f"{value:,}"
     return str(value)

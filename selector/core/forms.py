@@ -28,6 +28,7 @@ from selector.domain import (
     GPUS_MAX,
     GPUS_MIN,
     NIC_SPEEDS,
+    OVERSUBSCRIPTIONS,
     PLATFORMS,
     VENDORS,
 )
@@ -180,6 +181,19 @@ def vendor_field() -> _DefaultChoiceField:
         default="any", label=_("Switch vendor"),
         choices=[(v, VENDOR_LABELS[v]) for v in VENDORS],
         error_messages={"invalid_choice": _("Choose one of the offered options.")})
+
+
+def leaf_oversubscription_field() -> _DefaultChoiceField:
+    """Leaf oversubscription of a catalogue plan: 1:1 (non-blocking, the default), 2:1, 3:1."""
+    return _IntChoiceField(
+        default="1", label=_("Leaf oversubscription"),
+        choices=[(str(r), f"{r}:1") for r in OVERSUBSCRIPTIONS],
+        error_messages={"invalid_choice": _("Choose one of the offered options.")})
+
+
+class _IntChoiceField(_DefaultChoiceField):
+    def clean(self, value: Any) -> int:  # type: ignore[override]
+        return int(super().clean(value))
 
 
 def platform_field() -> _DefaultChoiceField:

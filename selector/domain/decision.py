@@ -45,6 +45,7 @@ __all__ = [
     "DEFAULT_DISTANCE",
     "PLATFORMS",
     "DEFAULT_PLATFORM",
+    "OVERSUBSCRIPTIONS",
     "GPUS_MIN",
     "GPUS_MAX",
     "GPS_MIN",
@@ -120,6 +121,9 @@ DEFAULT_DISTANCE = "row"
 # PCIe NIC with OSFP, one module per NIC port, and the page says so).
 PLATFORMS = ("unsure", "dgx", "pcie-osfp", "bluefield3")
 DEFAULT_PLATFORM = "unsure"
+# Leaf oversubscription r:1 (GPU-facing bandwidth over uplink bandwidth) an architect may
+# choose for a catalogue plan (issue 22 finding 11); 1 is non-blocking, the default.
+OVERSUBSCRIPTIONS = (1, 2, 3)
 GPUS_MIN, GPUS_MAX = 1, 1_000_000
 # Up to 16 GPUs per server: DGX/HGX boxes carry 8 (domain.md section 3), 16-GPU
 # chassis exist; this is also the maximum number of rails the sizing supports.
@@ -206,6 +210,16 @@ def _clean_optional_int(value: object, lo: int, hi: int) -> tuple[object, str | 
     return _clean_int(value, lo, hi)
 
 
+def _clean_int_choice(value: object, choices: Collection[int]) -> tuple[object, str | None]:
+    if value is None:
+        return value, "required"
+    if not _is_int(value):
+        return value, "invalid"
+    if value not in choices:
+        return value, "invalid_choice"
+    return int(value), None
+
+
 def _clean_str_choice(value: object, choices: Collection[str]) -> tuple[object, str | None]:
     if value is None:
         return value, "required"
@@ -228,9 +242,10 @@ _CLEANERS: dict[str, Callable[[object], tuple[object, str | None]]] = {
     "vendor": lambda v: _clean_str_choice(v, VENDORS),
     "distance": lambda v: _clean_str_choice(v, DISTANCES),
     "platform": lambda v: _clean_str_choice(v, PLATFORMS),
+    "oversubscription": lambda v: _clean_int_choice(v, OVERSUBSCRIPTIONS),
 }
 # The hardware answers: they shape the plan, never the rule.
-PLAN_FIELDS = ("nics_per_server", "vendor", "distance", "platform")
+PLAN_FIELDS = ("nics_per_server", "vendor", "distance", "platform", "oversubscription")
 
 
 @dataclass(frozen=True)
@@ -254,6 +269,7 @@ class Answers:
     vendor: str = "any"
     distance: str = DEFAULT_DISTANCE
     platform: str = DEFAULT_PLATFORM
+    oversubscription: int = 1
 
     def __post_init__(self) -> None:
         errors: dict[str, list[str]] = {}
@@ -306,6 +322,7 @@ class Answers:
             "vendor": self.vendor,
             "distance": self.distance,
             "platform": self.platform,
+            "oversubscription": self.oversubscription,
         }
 
     @classmethod

@@ -299,10 +299,12 @@ def candidate_switches(
 
 
 def _planes(switch: SwitchSpec, ports: list[int], ports_per_nic: int, port_gbps: int,
-            uplink_gbps: int, gpus_per_server: int
+            uplink_gbps: int, gpus_per_server: int, oversub: int = 1
             ) -> tuple[list[FabricSize], list[Note]]:
-    """Size the planes on ``switch``: the fewest rail splits that fit three tiers."""
-    shape = leaf_shape(switch.ports, switch.port_speed_gbps, port_gbps, uplink_gbps)
+    """Size the planes on ``switch``: the fewest rail splits that fit three tiers, leaves
+    at ``oversub``:1."""
+    shape = leaf_shape(switch.ports, switch.port_speed_gbps, port_gbps, uplink_gbps,
+                       oversub)
     rails = [p for p in ports if p > 0]
     for split in range(1, len(rails) + 1):
         try:
@@ -337,7 +339,8 @@ def _planes(switch: SwitchSpec, ports: list[int], ports_per_nic: int, port_gbps:
         return sizes * ports_per_nic, notes
     k, down = shape.radix, shape.leaf_down
     servers_max = (k * k // 2) * down
-    raise FabricTooLarge(sum(ports), servers_max * gpus_per_server, gpus_per_server, k, 1)
+    raise FabricTooLarge(sum(ports), servers_max * gpus_per_server, gpus_per_server, k,
+                         oversub)
 
 
 def even_plan(size: FabricSize) -> tuple[FabricSize, int] | None:
@@ -449,7 +452,8 @@ def _group(sizes: list[FabricSize]) -> tuple[tuple[int, FabricSize], ...]:
 
 
 def _sized(switch: SwitchSpec, fabric: Fabric, ports: list[int], ports_per_nic: int,
-           port_gbps: int, nic: int, gps: int) -> tuple[int, list[FabricSize], list[Note]]:
+           port_gbps: int, nic: int, gps: int, oversub: int = 1
+           ) -> tuple[int, list[FabricSize], list[Note]]:
     """Sizes at the fabric's uplink speed. An 800G core (R6) on a Spectrum-4 switch runs its
     800G ports as 2 x 400G links at every size: Spectrum-4 has adaptive routing on 200G and
     400G links, not on 800G ones (Cumulus Linux, Adaptive Routing), and NVIDIA's DGX B300
@@ -457,10 +461,11 @@ def _sized(switch: SwitchSpec, fabric: Fabric, ports: list[int], ports_per_nic: 
     they save a tier (or a plane) in the same comparison. Other 800G switches keep native
     800G links unless splitting them saves a tier (a 64 x 800G spine then has 128 ports)."""
     uplink = uplink_speed(fabric, nic)
-    sizes, notes = _planes(switch, ports, ports_per_nic, port_gbps, uplink, gps)
+    sizes, notes = _planes(switch, ports, ports_per_nic, port_gbps, uplink, gps, oversub)
     if fabric == Fabric.ROCE_800 and port_gbps <= 400 and switch.supports(400):
         try:
-            split, split_notes = _planes(switch, ports, ports_per_nic, port_gbps, 400, gps)
+            split, split_notes = _planes(switch, ports, ports_per_nic, port_gbps, 400, gps,
+                                         oversub)
         except FabricTooLarge:
             return uplink, sizes, notes
 
@@ -488,7 +493,8 @@ def _inference_pods(switch: SwitchSpec, fabric: Fabric, answers: Answers, ports_
         pod_servers = -(-servers // pods)
         pod = answers.replace(gpus=min(answers.gpus, pod_servers * gps))
         try:
-            found = _sized(switch, fabric, rail_ports(pod), ports_per_nic, port_gbps, nic, gps)
+            found = _sized(switch, fabric, rail_ports(pod), ports_per_nic, port_gbps, nic, gps,
+                           answers.oversubscription)
         except FabricTooLarge:
             return None
         return found if max(s.tiers for s in found[1]) <= 2 else None
@@ -518,7 +524,7 @@ def _build(fabric: Fabric, switch: SwitchSpec, answers: Answers, catalogue: Cata
     pods = 1
     try:
         uplink, sizes, notes = _sized(switch, fabric, ports, ports_per_nic, port_gbps, nic,
-                                      answers.gpus_per_server)
+                                      answers.gpus_per_server, answers.oversubscription)
         three_tiers = max(s.tiers for s in sizes) > 2
     except FabricTooLarge:
         if answers.workload != Workload.INFERENCE:
@@ -535,6 +541,8 @@ def _build(fabric: Fabric, switch: SwitchSpec, answers: Answers, catalogue: Cata
             "gpus": min(answers.gpus, pod_servers * answers.gpus_per_server)})]
     if ports_per_nic == 2:
         notes.insert(0, Note("two_planes_per_nic", {"nic_gbps": nic, "port_gbps": port_gbps}))
+    if answers.oversubscription > 1 and max(s.tiers for s in sizes) >= 2:
+        notes.append(Note("leaf_oversubscription", {"ratio": answers.oversubscription}))
     notes.extend(_size_notes(sizes))
     notes.extend(extra_notes)
     plan = FabricPlan(

@@ -46,7 +46,7 @@ from selector.planner.words import money, num, watts
 # Answer fields in the order the wizard asks them.
 ANSWER_ORDER = ("gpus", "gpus_per_server", "workload", "throughput_limited", "budget",
                 "determinism", "nic_speed", "nics_per_server", "vendor", "distance",
-                "platform")
+                "platform", "oversubscription")
 
 
 @dataclass(frozen=True)

@@ -254,6 +254,12 @@ def note_text(note: Note, plan: FabricPlan) -> str:
                  "goes through the GPU interconnect inside the servers (NVLink on HGX/DGX "
                  "servers).") % {
             "a": p.get("rails_a"), "b": p.get("rails_b")}
+    if key == "leaf_oversubscription":
+        return _("Leaves at %(ratio)s:1, as you chose: each leaf has %(ratio)s times more GPU "
+                 "bandwidth than uplink bandwidth, so fewer spines and uplinks are needed; "
+                 "traffic between leaves gets at most 1/%(ratio)s of the GPU links' speed when "
+                 "every GPU sends at once. GPUs on the same leaf are not affected.") % {
+            "ratio": p.get("ratio")}
     if key == "inference_pods":
         return _("Inference: %(pods)s identical, independent two-tier pods of up to "
                  "%(servers)s servers (%(gpus)s GPUs) each, instead of one three-tier fabric. "

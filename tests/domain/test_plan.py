@@ -662,3 +662,38 @@ def test_the_platform_is_validated_and_old_answers_read_as_unsure():
     assert FabricPlan.from_dict(frozen).platform == "dgx"
     del frozen["platform"]
     assert FabricPlan.from_dict(frozen).platform == "unsure"
+
+
+# --- issue 22, finding 11: leaf oversubscription of a catalogue plan --------------------------
+
+
+@pytest.mark.parametrize("fabric", [Fabric.ROCE_400, Fabric.ROCE_800, Fabric.INFINIBAND])
+@pytest.mark.parametrize("gpus", [760, 2048, 16_384])
+@pytest.mark.parametrize("ratio", [2, 3])
+def test_oversubscribed_leaves_buy_fewer_uplinks_and_say_so(fabric, gpus, ratio):
+    blocking = plan(fabric, gpus, oversubscription=ratio)
+    full = plan(fabric, gpus)
+    assert blocking.switches < full.switches
+    assert blocking.has_note("leaf_oversubscription") and not full.has_note(
+        "leaf_oversubscription")
+    for _count, size in blocking.planes:
+        assert size.oversubscription == ratio
+        for _n, down, up in size.leaf_groups:
+            # GPU bandwidth over uplink bandwidth at most the ratio, within the switch's
+            # native ports.
+            assert down * blocking.port_gbps <= ratio * up * blocking.uplink_gbps
+            native = blocking.switch.port_speed_gbps
+            assert (-(-down // (native // blocking.port_gbps))
+                    + -(-up // (native // blocking.uplink_gbps))) <= blocking.switch.ports
+
+
+def test_oversubscription_is_one_two_or_three():
+    from selector.domain import InvalidAnswers
+
+    for bad in (0, 4, "2", True):
+        with pytest.raises(InvalidAnswers):
+            Answers(64, oversubscription=bad)
+    assert Answers(64).oversubscription == 1
+    data = Answers(64, oversubscription=3).to_dict()
+    del data["oversubscription"]
+    assert Answers.from_dict(data).oversubscription == 1
