@@ -51,9 +51,9 @@ RATE_LIMITED_RESPONSE = {
     "content": {"application/json": {"schema": {"$ref": "#/components/schemas/RateLimited"}}},
 }
 HARDWARE_PARAMETERS = [
-    _enum("nic_speed", NIC_SPEEDS, False, "NIC speed per GPU in Gb/s (empty: not sure, "
-          "planned as 400). An 800G NIC on Ethernet is 2 x 400GbE (NVIDIA ConnectX-8), planned "
-          "as two planes."),
+    _enum("nic_speed", [*NIC_SPEEDS, "unsure", "none"], False, "NIC speed per GPU in Gb/s "
+          "(empty, unsure or none: not sure, planned as 400). An 800G NIC on Ethernet is "
+          "2 x 400GbE (NVIDIA ConnectX-8), planned as two planes."),
     _int("nics_per_server", GPS_MIN, GPS_MAX, False, "NICs per server, one rail each "
          "(default: one per GPU)"),
     _enum("vendor", VENDORS, False, "Switch vendor preference for Ethernet ('any': the "

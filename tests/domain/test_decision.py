@@ -604,12 +604,14 @@ def test_to_dict_and_from_dict():
         "gpus": 1024, "gpus_per_server": 4, "workload": "mixed", "budget": "sensitive",
         "determinism": "strict", "throughput_limited": True, "nic_speed": 800,
         "nics_per_server": None, "vendor": "any", "distance": "row",
+        "platform": "unsure", "oversubscription": 1,
     }
     assert all(type(v) in (int, str, bool, type(None)) for v in data.values())
     assert Answers.from_dict(json.loads(json.dumps(data))) == a
     assert Answers.from_dict({"gpus": 16}) == Answers(16)
     # A first-release dict (no hardware answers) still reads, with the defaults.
-    old = {k: v for k, v in data.items() if k not in ("nics_per_server", "vendor", "distance")}
+    old = {k: v for k, v in data.items() if k not in ("nics_per_server", "vendor", "distance",
+                                                      "platform", "oversubscription")}
     assert Answers.from_dict(old) == a
 
 
