@@ -26,7 +26,7 @@ from decimal import Decimal
 import pytest
 
 from selector.domain import DEFAULT_CATALOGUE, Answers, FabricTooLarge, Prices, recommend
-from selector.domain.decision import DISTANCES, Fabric
+from selector.domain.decision import DISTANCES, Fabric, Workload
 from selector.domain.plan import FabricPlan, plan_fabric
 from selector.domain.recommend import leaf_ports, tuning_for
 from selector.domain.tuning import LOSSLESS_MAX_M, TuningProfile
@@ -63,7 +63,7 @@ MORE = list(itertools.product(GPUS, (400, 800), ("row", "campus"), ROCE, (1, 2, 
 @functools.cache
 def _plan_more(gpus: int, nic: int, distance: str, fabric: Fabric, oversubscription: int,
                platform: str, workload: str) -> FabricPlan | None:
-    answers = Answers(gpus, nic_speed=nic, distance=distance, workload=workload,
+    answers = Answers(gpus, nic_speed=nic, distance=distance, workload=Workload(workload),
                       oversubscription=oversubscription, platform=platform)
     try:
         return plan_fabric(fabric, answers, DEFAULT_CATALOGUE, FULL_PRICES)
