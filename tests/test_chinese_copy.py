@@ -237,3 +237,23 @@ def test_what_if_sentences_read_like_a_person_wrote_them(client, channels):
     html = client.get("/en/wizard/result/").content.decode()
     assert "If training throughput were" not in html or "were limited today" in html
     assert "If Training throughput limited today were" not in html
+
+
+def test_an_inference_pods_result_page(client, channels):
+    """Issue 22 finding 12: the pods note and the inference reason, in Chinese."""
+    token = share_token(Answers(gpus=100_000, workload="inference"))
+    html = client.get(f"/wizard/r/{token}/").content.decode()
+    assert "独立分区" in html
+    assert check_html(html, "inference pods") == []
+
+
+def test_a_dgx_result_page_and_the_platform_question(client, channels):
+    """Issue 22 finding 7: the platform answer, the twin-port note, in Chinese."""
+    token = share_token(Answers(gpus=256, platform="dgx", determinism="strict"))
+    html = client.get(f"/wizard/r/{token}/").content.decode()
+    assert "双端口 OSFP 光模块" in html and "服务器平台" in html
+    assert check_html(html, "dgx result") == []
+    _walk_zh(client, RULE_CASES["R6"])
+    step = client.get("/wizard/nic-speed/").content.decode()
+    assert "BlueField-3 SuperNIC（QSFP112）" in step
+    assert check_html(step, "nic-speed step") == []

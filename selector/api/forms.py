@@ -2,7 +2,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from selector.core import forms as f
-from selector.domain import DISTANCES, Answers
+from selector.domain import DISTANCES, OVERSUBSCRIPTIONS, Answers
 
 
 class RecommendQuery(forms.Form):
@@ -16,6 +16,8 @@ class RecommendQuery(forms.Form):
     nics_per_server = f.nics_per_server_field()
     vendor = f.vendor_field()
     distance = f.distance_field()
+    platform = f.platform_field()
+    oversubscription = f.leaf_oversubscription_field()
     # First release: the longest cable in metres. Still accepted; it picks the smallest
     # distance class that covers it (unless ``distance`` is given).
     cable_m = f.WholeNumberField(
@@ -46,6 +48,8 @@ class RecommendQuery(forms.Form):
             nics_per_server=data["nics_per_server"],
             vendor=data["vendor"],
             distance=data["distance"],
+            platform=data["platform"],
+            oversubscription=data["oversubscription"],
         )
 
 
@@ -68,12 +72,16 @@ class FabricQuery(forms.Form):
     nics_per_server = f.nics_per_server_field()
     vendor = f.vendor_field()
     distance = f.distance_field()
+    platform = f.platform_field()
 
     def clean(self):
         data = super().clean()
-        if data.get("fabric") and (data.get("radix") or (data.get("oversubscription") or 1) > 1):
-            self.add_error("radix", _("Give either a fabric (a catalogue plan) or a radix and "
-                                      "oversubscription (a textbook fat-tree), not both."))
+        if data.get("fabric") and data.get("radix"):
+            self.add_error("radix", _("Give either a fabric (a catalogue plan) or a radix (a "
+                                      "textbook fat-tree), not both."))
+        if data.get("fabric") and (data.get("oversubscription") or 1) not in OVERSUBSCRIPTIONS:
+            self.add_error("oversubscription", _(
+                "A catalogue plan takes a leaf oversubscription of 1, 2 or 3 (r:1)."))
         return data
 
     def answers(self) -> Answers:
@@ -82,4 +90,5 @@ class FabricQuery(forms.Form):
             gpus=data["gpus"], gpus_per_server=data["gpus_per_server"] or 8,
             nic_speed=data["nic_speed"], nics_per_server=data["nics_per_server"],
             vendor=data["vendor"], distance=data["distance"], throughput_limited=True,
+            platform=data["platform"], oversubscription=data.get("oversubscription") or 1,
         )

@@ -3,6 +3,7 @@
 from selector.core.forms import FALSE_VALUES, TRUE_VALUES
 from selector.domain import (
     DEFAULT_DISTANCE,
+    DEFAULT_PLATFORM,
     DISTANCES,
     ENGINE_VERSION,
     GPS_MAX,
@@ -10,6 +11,8 @@ from selector.domain import (
     GPUS_MAX,
     GPUS_MIN,
     NIC_SPEEDS,
+    OVERSUBSCRIPTIONS,
+    PLATFORMS,
     VENDORS,
 )
 from selector.domain.decision import Budget, Determinism, Fabric, Workload
@@ -48,9 +51,9 @@ RATE_LIMITED_RESPONSE = {
     "content": {"application/json": {"schema": {"$ref": "#/components/schemas/RateLimited"}}},
 }
 HARDWARE_PARAMETERS = [
-    _enum("nic_speed", NIC_SPEEDS, False, "NIC speed per GPU in Gb/s (empty: not sure, "
-          "planned as 400). An 800G NIC on Ethernet is 2 x 400GbE (NVIDIA ConnectX-8), planned "
-          "as two planes."),
+    _enum("nic_speed", [*NIC_SPEEDS, "unsure", "none"], False, "NIC speed per GPU in Gb/s "
+          "(empty, unsure or none: not sure, planned as 400). An 800G NIC on Ethernet is "
+          "2 x 400GbE (NVIDIA ConnectX-8), planned as two planes."),
     _int("nics_per_server", GPS_MIN, GPS_MAX, False, "NICs per server, one rail each "
          "(default: one per GPU)"),
     _enum("vendor", VENDORS, False, "Switch vendor preference for Ethernet ('any': the "
@@ -58,7 +61,14 @@ HARDWARE_PARAMETERS = [
           "any"),
     _enum("distance", list(DISTANCES), False, "Longest link: " + ", ".join(
         f"{k} (up to {v} m)" for k, v in DISTANCES.items()), DEFAULT_DISTANCE),
+    _enum("platform", PLATFORMS, False, "Server platform, for the NIC end of the GPU links: "
+          "dgx (DGX/HGX, twin-port OSFP at the server: one module per two NIC ports), "
+          "pcie-osfp (ConnectX-7/OSFP), bluefield3 (QSFP112 only), unsure (planned as "
+          "pcie-osfp)", DEFAULT_PLATFORM),
 ]
+LEAF_OVERSUBSCRIPTION = _enum("oversubscription", OVERSUBSCRIPTIONS, False, "Leaf "
+                              "oversubscription r:1 of the catalogue plan (1 non-blocking, "
+                              "2, 3)", "1")
 SOURCE = {"type": "object", "required": ["title"], "properties": {
     "title": {"type": "string"}, "url": {"type": "string"},
     "date": {"type": "string", "description": "The date the document was read (ISO)."},
@@ -96,6 +106,9 @@ COST = {"type": ["object", "null"], "description": "Indicative CAPEX at the comp
 PLAN_PROPERTIES = {
     "fabric": {"type": "string", "enum": ["roce-v2-400g", "roce-v2-800g", "infiniband"]},
     "planes": {"type": "integer"},
+    "pods": {"type": "integer", "description": "Identical, independent fabrics (no links "
+             "between them), each of `planes` planes; every count is for all of them. More "
+             "than 1 for a large inference cluster: the fewest two-tier pods."},
     "design": {"type": "string", "enum": ["single-switch", "switch-per-plane", "two-tier",
                                           "three-tier"]},
     "gpu_link_gbps": {"type": ["integer", "null"], "description": "Each GPU's NIC speed"},
@@ -171,6 +184,7 @@ def openapi_document(server_url: str) -> dict:
                           "Is training throughput limited today?", "false",
                           case_insensitive=True),
                     *HARDWARE_PARAMETERS,
+                    LEAF_OVERSUBSCRIPTION,
                     _int("cable_m", 1, 2000, False, "Deprecated (first release): the longest "
                          "cable in metres; picks the smallest distance that covers it"),
                 ],
@@ -191,10 +205,10 @@ def openapi_document(server_url: str) -> dict:
                     _int("radix", RADIX_MIN, RADIX_MAX, False,
                          "Switch ports at fabric speed (even)", 64),
                     _int("oversubscription", OVERSUB_MIN, OVERSUB_MAX, False,
-                         "Leaf oversubscription r (r:1)", 1),
+                         "Leaf oversubscription r (r:1); with fabric, 1, 2 or 3", 1),
                     _enum("fabric", ["roce-v2-400g", "roce-v2-800g", "infiniband"], False,
-                          "Plan this fabric on a catalogue switch (then leave out radix and "
-                          "oversubscription); without it, a textbook fat-tree of radix"),
+                          "Plan this fabric on a catalogue switch (then leave out radix); "
+                          "without it, a textbook fat-tree of radix"),
                     *HARDWARE_PARAMETERS,
                 ],
                 "responses": {

@@ -63,6 +63,12 @@ VENDOR_LABELS = {
     "arista": "Arista",
     "asterfusion": gettext_lazy("Asterfusion (domestic)"),
 }
+PLATFORM_LABELS = {
+    "unsure": gettext_lazy("Not sure (planned as a PCIe NIC with OSFP)"),
+    "dgx": gettext_lazy("NVIDIA DGX / HGX (twin-port OSFP at the server)"),
+    "pcie-osfp": gettext_lazy("PCIe NIC with OSFP (ConnectX-7/OSFP)"),
+    "bluefield3": gettext_lazy("BlueField-3 SuperNIC (QSFP112)"),
+}
 DISTANCE_NAMES = {
     "rack": gettext_lazy("Within a rack"),
     "row": gettext_lazy("Within a row"),
@@ -95,6 +101,8 @@ FIELD_LABELS = {
     "nics_per_server": gettext_lazy("NICs per server"),
     "vendor": gettext_lazy("Switch vendor"),
     "distance": gettext_lazy("Longest link"),
+    "platform": gettext_lazy("Server platform"),
+    "oversubscription": gettext_lazy("Leaf oversubscription"),
 }
 
 RULE_TITLES = {
@@ -148,8 +156,11 @@ _REASONS = {
         "NVL72); the little traffic between servers runs over a conventional network."),
     "throughput_not_limited": gettext_lazy(
         "Training throughput is not limited by the network today."),
-    "inference": gettext_lazy("The workload is inference: a 400G fabric carries it, and the "
-                              "GPU links still run at your NICs' speed."),
+    "inference": gettext_lazy(
+        "The workload is inference. Inference needs the fabric's full bandwidth only among "
+        "the servers that serve one model together, not across the whole cluster: the GPU "
+        "links run at your NICs' speed, and a cluster too large for two tiers is built as "
+        "independent two-tier pods instead of one three-tier fabric."),
     "inference_multi_node": gettext_lazy(
         "Inference needs this compute fabric only when a model spans several servers "
         "(tensor or pipeline parallelism across servers, disaggregated prefill and decode). "
@@ -227,6 +238,11 @@ def value_label(field: str, value: object) -> str:
         return str(VENDOR_LABELS.get(str(value), value))
     if field == "distance":
         return distance_label(str(value))
+    if field == "platform":
+        return str(PLATFORM_LABELS.get(str(value), value))
+    if field == "oversubscription":
+        ratio = _whole(value or 1)
+        return _("1:1 (non-blocking)") if ratio == 1 else f"{ratio}:1"
     if field == "gpus" and isinstance(value, int):
         return f"{value:,}"
     return str(value)

@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from selector.core.explain import (
     BUDGET_LABELS,
     DETERMINISM_LABELS,
+    PLATFORM_LABELS,
     VENDOR_LABELS,
     WORKLOAD_LABELS,
     distance_label,
@@ -27,6 +28,8 @@ from selector.domain import (
     GPUS_MAX,
     GPUS_MIN,
     NIC_SPEEDS,
+    OVERSUBSCRIPTIONS,
+    PLATFORMS,
     VENDORS,
 )
 from selector.domain.sizing import OVERSUB_MAX, OVERSUB_MIN, RADIX_MAX, RADIX_MIN
@@ -177,6 +180,26 @@ def vendor_field() -> _DefaultChoiceField:
     return _DefaultChoiceField(
         default="any", label=_("Switch vendor"),
         choices=[(v, VENDOR_LABELS[v]) for v in VENDORS],
+        error_messages={"invalid_choice": _("Choose one of the offered options.")})
+
+
+def leaf_oversubscription_field() -> _DefaultChoiceField:
+    """Leaf oversubscription of a catalogue plan: 1:1 (non-blocking, the default), 2:1, 3:1."""
+    return _IntChoiceField(
+        default="1", label=_("Leaf oversubscription"),
+        choices=[(str(r), f"{r}:1") for r in OVERSUBSCRIPTIONS],
+        error_messages={"invalid_choice": _("Choose one of the offered options.")})
+
+
+class _IntChoiceField(_DefaultChoiceField):
+    def clean(self, value: Any) -> int:  # type: ignore[override]
+        return int(super().clean(value))
+
+
+def platform_field() -> _DefaultChoiceField:
+    return _DefaultChoiceField(
+        default="unsure", label=_("Server platform"),
+        choices=[(code, PLATFORM_LABELS[code]) for code in PLATFORMS],
         error_messages={"invalid_choice": _("Choose one of the offered options.")})
 
 

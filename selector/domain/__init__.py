@@ -19,6 +19,7 @@ from .catalogue import (
 from .decision import (
     DEFAULT_DISTANCE,
     DEFAULT_NIC_SPEED,
+    DEFAULT_PLATFORM,
     DISTANCES,
     ENGINE_VERSION,
     GPS_MAX,
@@ -26,6 +27,8 @@ from .decision import (
     GPUS_MAX,
     GPUS_MIN,
     NIC_SPEEDS,
+    OVERSUBSCRIPTIONS,
+    PLATFORMS,
     REASON_KEYS,
     RULES,
     RULES_BY_ID,
@@ -71,6 +74,8 @@ from .tuning import Citation, ConfigLine, TuningError, TuningProfile, tuning_pro
 __all__ = [
     "DEFAULT_CATALOGUE",
     "DEFAULT_DISTANCE",
+    "DEFAULT_PLATFORM",
+    "PLATFORMS",
     "DEFAULT_NIC_SPEED",
     "DEFAULT_PARTS",
     "DEFAULT_SWITCHES",
@@ -81,6 +86,7 @@ __all__ = [
     "GPUS_MAX",
     "GPUS_MIN",
     "NIC_SPEEDS",
+    "OVERSUBSCRIPTIONS",
     "OVERSUB_MAX",
     "OVERSUB_MIN",
     "RADIX_MAX",

@@ -242,7 +242,13 @@ def bill_of_materials(plan: FabricPlan, parts: Sequence[PartSpec]
     acc = _Lines()
     missing: list[dict[str, Any]] = []
     gpu_reach = min(plan.reach_m, GPU_REACH_MAX_M)
-    nic = "cx8-eth" if plan.ports_per_nic == 2 else "osfp"
+    nic = ("cx8-eth" if plan.ports_per_nic == 2 else "qsfp112"
+           if plan.platform == "bluefield3" else "osfp")
+    # DGX/HGX: the NICs sit behind twin-port OSFP cages, one module serves two NIC ports
+    # (DGX B200: "4 x OSFP ports for 8 x ConnectX-7 single port cards"). NVIDIA publishes no
+    # part number for that server-side module in the documents we read: it is counted, and
+    # reported as a part our engineers specify.
+    twin_nic = plan.platform == "dgx" and plan.ports_per_nic == 1
     tiers = [("gpu", plan.port_gbps, gpu_reach, "nic")]
     if plan.tiers >= 2:
         tiers.append(("leaf_spine", plan.uplink_gbps, plan.reach_m, "switch"))
@@ -253,20 +259,34 @@ def bill_of_materials(plan: FabricPlan, parts: Sequence[PartSpec]
         if option is None:
             missing.append({"tier": tier, "gbps": gbps, "reach_m": reach})
             continue
-        if option.switch_module is not None and option.far_module is None:
+        if tier == "gpu" and twin_nic and option.switch_module is not None:
+            option = _Option(option.switch_module, None, option.cable)
+            missing.append({"tier": tier, "gbps": gbps, "reach_m": reach, "end": "nic",
+                            "form": "twin-port-osfp", "count": _twin_nic_modules(plan)})
+        elif option.switch_module is not None and option.far_module is None:
             missing.append({"tier": tier, "gbps": gbps, "reach_m": reach, "end": "nic"})
         for count, size in plan.planes:
+            count *= plan.pods  # identical, independent pods: every count multiplies
             if tier == "gpu":
                 near = [(n, down) for n, down, _ in size.leaf_groups]
                 far_ports = [(1, size.links["gpu_leaf"])]
             elif tier == "leaf_spine":
                 near = [(n, up) for n, _, up in size.leaf_groups]
-                far_ports = [(1, p) for p, _ in size.spine_ports()]
+                far_ports = [(n, down) for n, down, _ in size.spine_port_groups()]
             else:
-                near = [(1, up) for _, up in size.spine_ports()]
-                far_ports = [(1, p) for p in size.core_ports()]
+                near = [(n, up) for n, _, up in size.spine_port_groups()]
+                far_ports = list(size.core_port_groups())
             _count(acc, option, tier, gbps, far, count, near, far_ports)
     return lines + acc.result(), missing
+
+
+def _twin_nic_modules(plan: FabricPlan) -> int:
+    """Twin-port OSFP modules at the servers: one per two NIC ports of each server (a
+    partly populated last server rounds its own ports up)."""
+    full = plan.servers - 1
+    gpus_last = plan.gpus - full * plan.gpus_per_server
+    last_nics = -(-gpus_last * plan.rails // plan.gpus_per_server)
+    return full * _ceil_div(plan.rails, 2) + _ceil_div(last_nics, 2)
 
 
 def _count(acc: _Lines, option: _Option, tier: str, gbps: int, far: str,
@@ -284,7 +304,7 @@ def _count(acc: _Lines, option: _Option, tier: str, gbps: int, far: str,
     assert option.cable is not None
     if far == "nic":
         if option.far_module is not None:
-            acc.add(option.far_module, tier, planes * sum(ports for _, ports in far_ports),
+            acc.add(option.far_module, tier, planes * sum(n * ports for n, ports in far_ports),
                     "nic")
     else:
         assert option.far_module is not None  # switch to switch: the same module both ends

@@ -188,7 +188,8 @@ class PartSpec:
     description_zh: str = ""
     power_w: float | None = None
     technology: str = "any"
-    nic: str = ""  # the NIC port a NIC-end module fits ("osfp": ConnectX-7/OSFP class)
+    nic: str = ""  # the NIC port a NIC-end module fits ("osfp": ConnectX-7/OSFP class,
+    # "qsfp112": BlueField-3 / ConnectX-7 QSFP112)
     fits_vendor: str = ""  # vendor_key of the switches it fits ("" = any)
 
     @property
@@ -416,6 +417,11 @@ MMA4Z00_NS400 = Source(
     "MMA4Z00-NS400-T 400Gb/s Single-port OSFP 400Gb/s Multimode 50m — Connectivity Scenarios",
     "https://docs.nvidia.com/networking/display/MMA4Z00NS400T/Connectivity+Scenarios", _READ,
     "NVIDIA MMA4Z00-NS400 单端口 OSFP 多模光模块连接场景（英文）")
+MMA1Z00_NS400 = Source(
+    "NVIDIA MMA1Z00-NS400-T 400Gb/s, Single-port, QSFP112 Multimode Transceivers Product "
+    "Specifications — Overview",
+    "https://docs.nvidia.com/networking/display/MMA1Z00NS400T/Overview", "2026-12-03",
+    "NVIDIA MMA1Z00-NS400 单端口 QSFP112 多模光模块说明（英文）")
 MMS4X00_NS400 = Source(
     "NVIDIA MMS4X00-NS400 400Gb/s Single-port OSFP Single Mode DR4 Transceivers Product "
     "Specifications — Overview",
@@ -456,6 +462,11 @@ DEFAULT_PARTS: tuple[PartSpec, ...] = (
     PartSpec("nvidia-mma4z00-ns400-200g", "NVIDIA", "MMA4Z00-NS400", "module", "nic", "mmf",
              200, 1, 50, (MMA4Z00_NS400,), "Single-port OSFP SR4 in 200G mode (ConnectX-7/OSFP)",
              "单端口 OSFP SR4 光模块，200G 模式（ConnectX-7/OSFP 网卡）", 6.5, nic="osfp"),
+    # BlueField-3 SuperNICs take QSFP112 only; 400G mode 9 W maximum (8 W typical).
+    PartSpec("nvidia-mma1z00-ns400", "NVIDIA", "MMA1Z00-NS400", "module", "nic", "mmf", 400,
+             1, 50, (MMA1Z00_NS400,), "Single-port QSFP112 400G SR4 (BlueField-3/QSFP112)",
+             "单端口 QSFP112 400G SR4 多模光模块（BlueField-3/QSFP112 网卡）", 9,
+             technology="ethernet", nic="qsfp112"),
     PartSpec("nvidia-mms4x00-ns400", "NVIDIA", "MMS4X00-NS400", "module", "nic", "smf", 400,
              1, 100, (MMS4X00_NS400,), "Single-port OSFP 400G DR4 (ConnectX-7/OSFP)",
              "单端口 OSFP 400G DR4 单模光模块（ConnectX-7/OSFP 网卡）", 9, nic="osfp"),

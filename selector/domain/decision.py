@@ -10,13 +10,18 @@ The first rule that matches decides:
 R1    servers == 1                                         standard-network
 R2    determinism == strict                                infiniband
 R3    servers < 8 and not throughput_limited               standard-network
-R4    workload == inference                                roce-v2-400g
+R4    workload == inference and budget != performance      roce-v2-400g
 R5    budget == performance                                infiniband
 R6    gpus >= 1000 or nic_speed == 800                     roce-v2-800g
 R7    otherwise                                            roce-v2-400g
 ====  ===================================================  ==================
 
 ``servers`` is ``ceil(gpus / gpus_per_server)``.
+
+R4 keeps the article's sentence ("推理集群 400G 足够", a statement about speed) as the
+company's voice; a performance-first budget is a different answer and goes on to R5 whatever
+the workload. How an inference fabric is sized (independent two-tier pods, not one
+non-blocking back-end) is the planner's part (selector.domain.plan).
 """
 
 from __future__ import annotations
@@ -38,6 +43,9 @@ __all__ = [
     "VENDORS",
     "DISTANCES",
     "DEFAULT_DISTANCE",
+    "PLATFORMS",
+    "DEFAULT_PLATFORM",
+    "OVERSUBSCRIPTIONS",
     "GPUS_MIN",
     "GPUS_MAX",
     "GPS_MIN",
@@ -64,7 +72,7 @@ __all__ = [
     "runner_up",
 ]
 
-ENGINE_VERSION = "2026.12.2"
+ENGINE_VERSION = "2026.12.3"
 
 
 class Workload(StrEnum):
@@ -105,6 +113,17 @@ VENDORS = ("any", "nvidia", "arista", "asterfusion")
 # 50 m, single-mode DR to 100 m and 500 m, FR4 to 2 km.
 DISTANCES = {"rack": 3, "row": 50, "hall": 100, "building": 500, "campus": 2000}
 DEFAULT_DISTANCE = "row"
+# The server platform, for the NIC end of the GPU links (issue 22 finding 7): NVIDIA DGX/HGX
+# with twin-port OSFP cages ("4 x OSFP ports for 8 x NVIDIA ConnectX-7 Single Port Cards",
+# DGX B200 User Guide; the DGX H100 compute ports "use a two-port transceiver", DGX SuperPOD
+# H100 RA), a PCIe NIC with an OSFP cage (ConnectX-7/OSFP), a BlueField-3 SuperNIC ("BlueField-3
+# only accepts QSFP112s", NVIDIA MMA1Z00-NS400 specification), or not known (planned as a
+# PCIe NIC with OSFP, one module per NIC port, and the page says so).
+PLATFORMS = ("unsure", "dgx", "pcie-osfp", "bluefield3")
+DEFAULT_PLATFORM = "unsure"
+# Leaf oversubscription r:1 (GPU-facing bandwidth over uplink bandwidth) an architect may
+# choose for a catalogue plan (issue 22 finding 11); 1 is non-blocking, the default.
+OVERSUBSCRIPTIONS = (1, 2, 3)
 GPUS_MIN, GPUS_MAX = 1, 1_000_000
 # Up to 16 GPUs per server: DGX/HGX boxes carry 8 (domain.md section 3), 16-GPU
 # chassis exist; this is also the maximum number of rails the sizing supports.
@@ -191,6 +210,16 @@ def _clean_optional_int(value: object, lo: int, hi: int) -> tuple[object, str | 
     return _clean_int(value, lo, hi)
 
 
+def _clean_int_choice(value: object, choices: Collection[int]) -> tuple[object, str | None]:
+    if value is None:
+        return value, "required"
+    if not _is_int(value):
+        return value, "invalid"
+    if value not in choices:
+        return value, "invalid_choice"
+    return int(value), None
+
+
 def _clean_str_choice(value: object, choices: Collection[str]) -> tuple[object, str | None]:
     if value is None:
         return value, "required"
@@ -212,9 +241,11 @@ _CLEANERS: dict[str, Callable[[object], tuple[object, str | None]]] = {
     "nics_per_server": lambda v: _clean_optional_int(v, GPS_MIN, GPS_MAX),
     "vendor": lambda v: _clean_str_choice(v, VENDORS),
     "distance": lambda v: _clean_str_choice(v, DISTANCES),
+    "platform": lambda v: _clean_str_choice(v, PLATFORMS),
+    "oversubscription": lambda v: _clean_int_choice(v, OVERSUBSCRIPTIONS),
 }
 # The hardware answers: they shape the plan, never the rule.
-PLAN_FIELDS = ("nics_per_server", "vendor", "distance")
+PLAN_FIELDS = ("nics_per_server", "vendor", "distance", "platform", "oversubscription")
 
 
 @dataclass(frozen=True)
@@ -237,6 +268,8 @@ class Answers:
     nics_per_server: int | None = None
     vendor: str = "any"
     distance: str = DEFAULT_DISTANCE
+    platform: str = DEFAULT_PLATFORM
+    oversubscription: int = 1
 
     def __post_init__(self) -> None:
         errors: dict[str, list[str]] = {}
@@ -288,6 +321,8 @@ class Answers:
             "nics_per_server": self.nics_per_server,
             "vendor": self.vendor,
             "distance": self.distance,
+            "platform": self.platform,
+            "oversubscription": self.oversubscription,
         }
 
     @classmethod
@@ -491,7 +526,7 @@ def _rule_id(
         return "R2"
     if throughput_matters(servers) and not throughput_limited:
         return "R3"
-    if workload == Workload.INFERENCE:
+    if workload == Workload.INFERENCE and budget != Budget.PERFORMANCE:
         return "R4"
     if budget == Budget.PERFORMANCE:
         return "R5"
@@ -534,6 +569,8 @@ def _reasons(rule: str, a: Answers) -> tuple[Reason, ...]:
         main: list[Reason] = [Reason("inference", {}), Reason("inference_multi_node", {})]
     elif rule == "R5":
         main = [Reason("performance_budget", {})]
+        if a.workload == Workload.INFERENCE:
+            main.append(Reason("inference_multi_node", {}))
     elif rule == "R6":
         main = []
         if a.gpus >= THOUSAND_GPUS:

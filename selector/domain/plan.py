@@ -18,6 +18,11 @@ Pure Python, no Django. How the plan follows the hardware the customer named:
   ports. Every leaf/spine plan has at least two spines and two uplinks per leaf.
 * Huge clusters: rails split over more planes until every plane fits three tiers; beyond
   one rail per plane the size is too large and ``FabricTooLarge`` names the largest.
+* Inference: a cluster that would need three tiers is built as the fewest identical,
+  independent two-tier pods instead (``FabricPlan.pods``): NVIDIA's HGX AI Factory reference
+  architecture says "The compute network is not necessarily required for inference
+  workloads", since most models fit in one GPU or one server, so no model needs a
+  cluster-wide non-blocking fabric; a model served across servers stays within its pod.
 
 The switch for ``vendor="any"`` is the catalogue switch that builds the plan with the
 fewest switches, then the lowest known power, then the catalogue priority (admin), then
@@ -32,14 +37,15 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .bom import BomLine, Cost, Prices, bill_of_materials, cost_of
-from .catalogue import VENDOR_ANY, Catalogue, SwitchSpec
-from .decision import Answers, Fabric, Phrase, select_rule
+from .catalogue import VENDOR_ANY, Catalogue, Source, SwitchSpec
+from .decision import Answers, Fabric, Phrase, Workload, select_rule
 from .sizing import FabricSize, FabricTooLarge, SizingError, leaf_shape, size_plane
 
 __all__ = [
     "FABRIC_TECHNOLOGY",
     "Note",
     "FabricPlan",
+    "NOTE_SOURCES",
     "nic_ports",
     "uplink_speed",
     "rail_ports",
@@ -78,6 +84,15 @@ class Note(Phrase):
     """A fact about the plan the pages put into words."""
 
 
+HGX_RA_TOPOLOGY = Source(
+    "NVIDIA HGX AI Factory, Enterprise Reference Architecture: Networking Physical Topologies",
+    "https://docs.nvidia.com/enterprise-reference-architectures/hgx-ai-factory/latest/"
+    "networking-physical-topologies.html", "2026-12-03",
+    title_zh="NVIDIA HGX AI 工厂企业参考架构：网络物理拓扑")
+# The documents a note's claim comes from (the pages list them with the plan's sources).
+NOTE_SOURCES: dict[str, tuple[Source, ...]] = {"inference_pods": (HGX_RA_TOPOLOGY,)}
+
+
 def rail_ports(answers: Answers) -> list[int]:
     """NIC ports on each rail: one per server, one rail per NIC. A partly populated last
     server carries ``ceil(its GPUs x NICs per server / GPUs per server)`` NICs."""
@@ -104,7 +119,13 @@ class FabricPlan:
     """One fabric for the cluster. ``planes`` groups identical planes as ``(count, size)``.
     ``gpu_link_gbps`` is each GPU's NIC speed; ``port_gbps`` the speed of its switch ports
     (400 for a ConnectX-8 on Ethernet: two ports, one per plane); ``uplink_gbps`` the
-    leaf-spine-core speed."""
+    leaf-spine-core speed.
+
+    ``pods``: the fabric is that many identical, independent fabrics (no links between
+    them), each as ``planes`` describe; switch, link and part counts, power and cost are
+    for all of them (``planes`` is one pod's). ``gpus`` and ``servers`` are the cluster's;
+    a pod is sized for ``ceil(servers / pods)`` servers, so the last one may have free
+    ports. A plan frozen before pods existed reads as one pod."""
 
     fabric: Fabric
     switch: SwitchSpec
@@ -122,10 +143,13 @@ class FabricPlan:
     notes: tuple[Note, ...] = ()
     bom: tuple[BomLine, ...] = ()
     cost: Cost | None = None
+    pods: int = 1
+    platform: str = "unsure"  # decision.PLATFORMS: the NIC end's cages (finding 7)
 
     # --- totals ---------------------------------------------------------------------------
     def _sum(self, name: str) -> int:
-        return sum(count * getattr(size, name) for count, size in self.planes)
+        total: int = sum(count * getattr(size, name) for count, size in self.planes)
+        return self.pods * total
 
     @property
     def plane_count(self) -> int:
@@ -153,7 +177,7 @@ class FabricPlan:
 
     @property
     def links(self) -> dict[str, int]:
-        return {key: sum(count * size.links[key] for count, size in self.planes)
+        return {key: self.pods * sum(count * size.links[key] for count, size in self.planes)
                 for key in ("gpu_leaf", "leaf_spine", "spine_core")}
 
     @property
@@ -184,7 +208,7 @@ class FabricPlan:
         groups: dict[tuple[int, int], int] = {}
         for count, size in self.planes:
             for n, down, up in size.leaf_groups:
-                groups[(down, up)] = groups.get((down, up), 0) + count * n
+                groups[(down, up)] = groups.get((down, up), 0) + self.pods * count * n
         return FabricSize(
             tiers=self.tiers, leaf=self.leaf, spine=self.spine, core=self.core,
             switches=self.switches, links=links, transceiver_ends=self.transceiver_ends,
@@ -198,7 +222,11 @@ class FabricPlan:
 
     @property
     def modules(self) -> int:
-        return sum(line.count for line in self.bom if line.kind == "module")
+        """Every optical module of the plan: the BOM's, and the NIC-end modules the plan
+        counts but the catalogue has no part for (``no_part`` notes with a ``count``)."""
+        listed = sum(line.count for line in self.bom if line.kind == "module")
+        return listed + sum(int(note.params.get("count", 0)) for note in self.notes
+                            if note.key == "no_part")
 
     @property
     def cables(self) -> int:
@@ -238,6 +266,8 @@ class FabricPlan:
             "notes": [note.to_dict() for note in self.notes],
             "bom": [line.to_dict() for line in self.bom],
             "cost": self.cost.to_dict() if self.cost else None,
+            "pods": self.pods,
+            "platform": self.platform,
         }
 
     @classmethod
@@ -255,6 +285,8 @@ class FabricPlan:
             notes=tuple(Note.from_dict(n) for n in data.get("notes", ())),
             bom=tuple(BomLine.from_dict(line) for line in data.get("bom", ())),
             cost=Cost.from_dict(data["cost"]) if data.get("cost") else None,
+            pods=int(data.get("pods", 1)),
+            platform=str(data.get("platform", "unsure")),
         )
 
 
@@ -267,10 +299,12 @@ def candidate_switches(
 
 
 def _planes(switch: SwitchSpec, ports: list[int], ports_per_nic: int, port_gbps: int,
-            uplink_gbps: int, gpus_per_server: int
+            uplink_gbps: int, gpus_per_server: int, oversub: int = 1
             ) -> tuple[list[FabricSize], list[Note]]:
-    """Size the planes on ``switch``: the fewest rail splits that fit three tiers."""
-    shape = leaf_shape(switch.ports, switch.port_speed_gbps, port_gbps, uplink_gbps)
+    """Size the planes on ``switch``: the fewest rail splits that fit three tiers, leaves
+    at ``oversub``:1."""
+    shape = leaf_shape(switch.ports, switch.port_speed_gbps, port_gbps, uplink_gbps,
+                       oversub)
     rails = [p for p in ports if p > 0]
     for split in range(1, len(rails) + 1):
         try:
@@ -305,7 +339,8 @@ def _planes(switch: SwitchSpec, ports: list[int], ports_per_nic: int, port_gbps:
         return sizes * ports_per_nic, notes
     k, down = shape.radix, shape.leaf_down
     servers_max = (k * k // 2) * down
-    raise FabricTooLarge(sum(ports), servers_max * gpus_per_server, gpus_per_server, k, 1)
+    raise FabricTooLarge(sum(ports), servers_max * gpus_per_server, gpus_per_server, k,
+                         oversub)
 
 
 def even_plan(size: FabricSize) -> tuple[FabricSize, int] | None:
@@ -417,7 +452,8 @@ def _group(sizes: list[FabricSize]) -> tuple[tuple[int, FabricSize], ...]:
 
 
 def _sized(switch: SwitchSpec, fabric: Fabric, ports: list[int], ports_per_nic: int,
-           port_gbps: int, nic: int, gps: int) -> tuple[int, list[FabricSize], list[Note]]:
+           port_gbps: int, nic: int, gps: int, oversub: int = 1
+           ) -> tuple[int, list[FabricSize], list[Note]]:
     """Sizes at the fabric's uplink speed. An 800G core (R6) on a Spectrum-4 switch runs its
     800G ports as 2 x 400G links at every size: Spectrum-4 has adaptive routing on 200G and
     400G links, not on 800G ones (Cumulus Linux, Adaptive Routing), and NVIDIA's DGX B300
@@ -425,10 +461,11 @@ def _sized(switch: SwitchSpec, fabric: Fabric, ports: list[int], ports_per_nic: 
     they save a tier (or a plane) in the same comparison. Other 800G switches keep native
     800G links unless splitting them saves a tier (a 64 x 800G spine then has 128 ports)."""
     uplink = uplink_speed(fabric, nic)
-    sizes, notes = _planes(switch, ports, ports_per_nic, port_gbps, uplink, gps)
+    sizes, notes = _planes(switch, ports, ports_per_nic, port_gbps, uplink, gps, oversub)
     if fabric == Fabric.ROCE_800 and port_gbps <= 400 and switch.supports(400):
         try:
-            split, split_notes = _planes(switch, ports, ports_per_nic, port_gbps, 400, gps)
+            split, split_notes = _planes(switch, ports, ports_per_nic, port_gbps, 400, gps,
+                                         oversub)
         except FabricTooLarge:
             return uplink, sizes, notes
 
@@ -444,16 +481,68 @@ def _sized(switch: SwitchSpec, fabric: Fabric, ports: list[int], ports_per_nic: 
     return uplink, sizes, notes
 
 
+def _inference_pods(switch: SwitchSpec, fabric: Fabric, answers: Answers, ports_per_nic: int,
+                    port_gbps: int, nic: int
+                    ) -> tuple[int, int, tuple[int, list[FabricSize], list[Note]]] | None:
+    """The fewest identical two-tier pods for ``answers``: ``(pods, servers per pod, the
+    pod's sizes)``, or None when even a one-server pod needs three tiers. Fewer servers
+    per pod never need more tiers, so the smallest pod count is found by bisection."""
+    servers, gps = answers.servers, answers.gpus_per_server
+
+    def sized(pods: int) -> tuple[int, list[FabricSize], list[Note]] | None:
+        pod_servers = -(-servers // pods)
+        pod = answers.replace(gpus=min(answers.gpus, pod_servers * gps))
+        try:
+            found = _sized(switch, fabric, rail_ports(pod), ports_per_nic, port_gbps, nic, gps,
+                           answers.oversubscription)
+        except FabricTooLarge:
+            return None
+        return found if max(s.tiers for s in found[1]) <= 2 else None
+
+    if servers < 2 or sized(servers) is None:
+        return None
+    low, high = 2, servers  # sized(high) fits two tiers
+    while low < high:
+        mid = (low + high) // 2
+        if sized(mid) is not None:
+            high = mid
+        else:
+            low = mid + 1
+    pod_servers = -(-servers // low)
+    pods = -(-servers // pod_servers)  # the same pod size may need fewer pods
+    found = sized(pods)
+    assert found is not None
+    return pods, pod_servers, found
+
+
 def _build(fabric: Fabric, switch: SwitchSpec, answers: Answers, catalogue: Catalogue,
            prices: Prices | None, extra_notes: list[Note]) -> FabricPlan:
     technology = FABRIC_TECHNOLOGY[fabric]
     nic = answers.nic_gbps
     ports_per_nic, port_gbps = nic_ports(technology, nic)
     ports = rail_ports(answers)
-    uplink, sizes, notes = _sized(switch, fabric, ports, ports_per_nic, port_gbps, nic,
-                                  answers.gpus_per_server)
+    pods = 1
+    try:
+        uplink, sizes, notes = _sized(switch, fabric, ports, ports_per_nic, port_gbps, nic,
+                                      answers.gpus_per_server, answers.oversubscription)
+        three_tiers = max(s.tiers for s in sizes) > 2
+    except FabricTooLarge:
+        if answers.workload != Workload.INFERENCE:
+            raise
+        three_tiers = True
+    if answers.workload == Workload.INFERENCE and three_tiers:
+        found = _inference_pods(switch, fabric, answers, ports_per_nic, port_gbps, nic)
+        if found is None:
+            raise FabricTooLarge(answers.gpus, 0, answers.gpus_per_server,
+                                 switch.ports, 1)
+        pods, pod_servers, (uplink, sizes, notes) = found
+        notes = [*notes, Note("inference_pods", {
+            "pods": pods, "servers": pod_servers,
+            "gpus": min(answers.gpus, pod_servers * answers.gpus_per_server)})]
     if ports_per_nic == 2:
         notes.insert(0, Note("two_planes_per_nic", {"nic_gbps": nic, "port_gbps": port_gbps}))
+    if answers.oversubscription > 1 and max(s.tiers for s in sizes) >= 2:
+        notes.append(Note("leaf_oversubscription", {"ratio": answers.oversubscription}))
     notes.extend(_size_notes(sizes))
     notes.extend(extra_notes)
     plan = FabricPlan(
@@ -461,7 +550,8 @@ def _build(fabric: Fabric, switch: SwitchSpec, answers: Answers, catalogue: Cata
         port_gbps=port_gbps, ports_per_nic=ports_per_nic, uplink_gbps=uplink,
         rails=answers.rails, gpus=answers.gpus, servers=answers.servers,
         gpus_per_server=answers.gpus_per_server, distance=answers.distance,
-        reach_m=answers.distance_m, notes=tuple(notes),
+        reach_m=answers.distance_m, notes=tuple(notes), pods=pods,
+        platform=answers.platform,
     )
     lines, missing = bill_of_materials(plan, catalogue.parts)
     notes = list(plan.notes) + [Note("no_part", m) for m in missing]

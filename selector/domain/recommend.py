@@ -67,6 +67,7 @@ class FabricOption:
             "fabric": self.fabric.value,
             "design": plan.design,
             "planes": plan.plane_count,
+            "pods": plan.pods,
             "gpu_link_gbps": plan.gpu_link_gbps,
             "port_gbps": plan.port_gbps,
             "ports_per_nic": plan.ports_per_nic,

@@ -189,6 +189,18 @@ class FabricSize:
         """Ports used on each core switch (spine uplinks spread evenly); empty in 2 tiers."""
         return _spread(self.links["spine_core"], self.core)
 
+    def spine_port_groups(self) -> tuple[tuple[int, int, int], ...]:
+        """``spine_ports()`` grouped as ``(count, down, up)``: identical spines counted once
+        (at most two groups), so a bill of materials never walks the switches one by one."""
+        groups = _spread_groups(self.links["leaf_spine"], self.spine)
+        if self.tiers == 2:
+            return tuple((count, down, 0) for count, down in groups)
+        return tuple((count, down, down) for count, down in groups)
+
+    def core_port_groups(self) -> tuple[tuple[int, int], ...]:
+        """``core_ports()`` grouped as ``(count, ports)``; empty in 2 tiers."""
+        return _spread_groups(self.links["spine_core"], self.core)
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe dict."""
         return {
@@ -246,6 +258,14 @@ def _spread(total: int, bins: int) -> tuple[int, ...]:
         return ()
     q, rem = divmod(total, bins)
     return (q + 1,) * rem + (q,) * (bins - rem)
+
+
+def _spread_groups(total: int, bins: int) -> tuple[tuple[int, int], ...]:
+    """``_spread(total, bins)`` as ``(count, value)`` pairs, largest value first."""
+    if bins <= 0:
+        return ()
+    q, rem = divmod(total, bins)
+    return tuple((n, v) for n, v in ((rem, q + 1), (bins - rem, q)) if n)
 
 
 def _plan(

@@ -92,7 +92,7 @@ def fabric_svg(option, id_prefix: str = "fabric", *, variant: str = "web") -> Sa
     if plan is None:
         return mark_safe("")  # noqa: S308 (constant)
     size = plan.largest_plane
-    planes = plan.plane_count
+    planes = plan.plane_count * plan.pods  # every pod's planes are the drawn one's twins
     switch = plan.switch
     rows = ["core"] if size.tiers == 3 else []
     rows += ["spine"] if size.tiers >= 2 else []

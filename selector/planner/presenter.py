@@ -36,6 +36,7 @@ from selector.domain import (
     TuningProfile,
 )
 from selector.domain.decision import throughput_matters
+from selector.domain.plan import NOTE_SOURCES
 from selector.domain.tuning import InfinibandTuning, infiniband_tuning
 from selector.planner import words
 from selector.planner.diagram import fabric_svg
@@ -44,7 +45,8 @@ from selector.planner.words import money, num, watts
 
 # Answer fields in the order the wizard asks them.
 ANSWER_ORDER = ("gpus", "gpus_per_server", "workload", "throughput_limited", "budget",
-                "determinism", "nic_speed", "nics_per_server", "vendor", "distance")
+                "determinism", "nic_speed", "nics_per_server", "vendor", "distance",
+                "platform", "oversubscription")
 
 
 @dataclass(frozen=True)
@@ -503,6 +505,9 @@ def _sources(fabrics: list[FabricView], tuning: TuningView | None) -> list[Sourc
             seen.setdefault(source.title, SourceView.of(source))
         for line in plan.bom:
             seen.setdefault(line.source.title, SourceView.of(line.source))
+        for note in plan.notes:
+            for source in NOTE_SOURCES.get(note.key, ()):
+                seen.setdefault(source.title, SourceView.of(source))
     if tuning:
         for source in tuning.sources:
             seen.setdefault(source.original, source)

@@ -179,6 +179,8 @@ def design_text(plan: FabricPlan) -> str:
         text = _("Fat-tree, 3 tiers")
     if planes > 1 and design != "switch-per-plane":
         text += " · " + _("%(count)s planes") % {"count": planes}
+    if plan.pods > 1:
+        text += " · " + _("%(count)s independent pods") % {"count": _n(plan.pods)}
     return text
 
 
@@ -252,6 +254,21 @@ def note_text(note: Note, plan: FabricPlan) -> str:
                  "goes through the GPU interconnect inside the servers (NVLink on HGX/DGX "
                  "servers).") % {
             "a": p.get("rails_a"), "b": p.get("rails_b")}
+    if key == "leaf_oversubscription":
+        return _("Leaves at %(ratio)s:1, as you chose: each leaf has %(ratio)s times more GPU "
+                 "bandwidth than uplink bandwidth, so fewer spines and uplinks are needed; "
+                 "traffic between leaves gets at most 1/%(ratio)s of the GPU links' speed when "
+                 "every GPU sends at once. GPUs on the same leaf are not affected.") % {
+            "ratio": p.get("ratio")}
+    if key == "inference_pods":
+        return _("Inference: %(pods)s identical, independent two-tier pods of up to "
+                 "%(servers)s servers (%(gpus)s GPUs) each, instead of one three-tier fabric. "
+                 "NVIDIA's HGX AI Factory reference architecture notes that the compute "
+                 "network is not necessarily required for inference: most models fit in one "
+                 "GPU or one server. A model served across servers stays within its pod. The "
+                 "counts, parts, power and cost are for all pods.") % {
+            "pods": _n(p.get("pods", 0)), "servers": _n(p.get("servers", 0)),
+            "gpus": _n(p.get("gpus", 0))}
     if key == "single_switch_one_rail":
         return _("One NIC per server: a single switch carries the fabric. A redundant second "
                  "switch needs a second NIC in every server.")
@@ -315,6 +332,13 @@ def note_text(note: Note, plan: FabricPlan) -> str:
     if key == "infiniband_vendor":
         return _("InfiniBand switches come from NVIDIA only; your vendor preference applies to "
                  "the Ethernet fabric.")
+    if key == "no_part" and p.get("form") == "twin-port-osfp":
+        return _("NIC end: %(count)s twin-port OSFP modules in the servers' OSFP cages (one "
+                 "serves two NIC ports, as on NVIDIA DGX H100/B200), %(speed)sG up to "
+                 "%(reach)s m. The documents we read give no part number for them: our "
+                 "engineers specify the part, and they count in the module total.") % {
+            "count": _n(p.get("count", 0)), "speed": p.get("gbps"),
+            "reach": _n(p.get("reach_m", 0))}
     if key == "no_part":
         return _("%(tier)s at %(speed)sG up to %(reach)s m: no part in our catalogue fits this "
                  "switch; our engineers specify these optics.") % {

@@ -47,7 +47,7 @@ QUESTIONS = {
             "bounds)?"),
     "R3": _("Fewer than %(servers)s servers, and training throughput not limited by the "
             "network?"),
-    "R4": _("Is the workload inference?"),
+    "R4": _("Is the workload inference, without a performance-first budget?"),
     "R5": _("Does the budget put performance first?"),
     "R6": _("%(gpus)s GPUs or more, or 800G NICs?"),
     "R7": _("Otherwise"),

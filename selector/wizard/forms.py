@@ -15,7 +15,9 @@ from selector.core.forms import (
     distance_field,
     gpus_field,
     gpus_per_server_field,
+    leaf_oversubscription_field,
     nics_per_server_field,
+    platform_field,
     vendor_field,
     workload_field,
 )
@@ -78,6 +80,11 @@ HELP = {
     "distance": _("The longest cable in the fabric: it decides copper or which optics, and "
                   "the PFC headroom."),
     "vendor": _("The switches in the plan; InfiniBand switches come from NVIDIA only."),
+    "platform": _("Where the NICs' optics plug in: DGX / HGX servers have twin-port OSFP "
+                  "cages (one module serves two NIC ports); BlueField-3 takes QSFP112 only."),
+    "oversubscription": _("GPU-facing bandwidth of a leaf over its uplink bandwidth: 1:1 is "
+                          "non-blocking; 2:1 or 3:1 buys fewer spines and uplinks, and traffic "
+                          "between leaves slows when every GPU sends at once."),
 }
 
 
@@ -135,6 +142,8 @@ class NicSpeedForm(StepForm):
     nics_per_server = nics_per_server_field()
     distance = distance_field()
     vendor = vendor_field()
+    platform = platform_field()
+    oversubscription = leaf_oversubscription_field()
     must_answer = ("nic_speed",)
 
     def __init__(self, *args, **kwargs):
@@ -143,7 +152,7 @@ class NicSpeedForm(StepForm):
         field.widget = forms.RadioSelect(
             choices=[(str(s), f"{s}G") for s in NIC_SPEEDS] + [(UNSURE, _("Not sure"))],
             attrs=field.widget.attrs)
-        for name in ("distance", "vendor"):
+        for name in ("distance", "vendor", "platform", "oversubscription"):
             choice = self.fields[name]
             choice.widget = forms.RadioSelect(choices=choice.choices, attrs=choice.widget.attrs)
             if not self.is_bound and not self.initial.get(name):

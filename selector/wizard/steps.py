@@ -147,8 +147,10 @@ STEPS: tuple[Step, ...] = (
          frozenset({"determinism"}), ("tree-strict",)),
     Step("nic-speed", _("Network hardware"), _("Which NICs, distances and switches?"),
          wf.NicSpeedForm, "wizard/step_nic_speed.html",
-         ("nic_speed", "nics_per_server", "distance", "vendor"),
-         frozenset({"speed"}), (), optional=("nics_per_server", "distance", "vendor")),
+         ("nic_speed", "nics_per_server", "distance", "vendor", "platform",
+          "oversubscription"),
+         frozenset({"speed"}), (),
+         optional=("nics_per_server", "distance", "vendor", "platform", "oversubscription")),
 )
 STEPS_BY_ID = {step.identifier: step for step in STEPS}
 # Answer field -> the step that asks it (what-ifs, the result page's "Change" links).
@@ -157,7 +159,8 @@ RESULT = "result"
 # WizardSession.furthest_step counts 1..len(STEPS) for the questions, then the result.
 RESULT_INDEX = len(STEPS) + 1
 ANSWER_FIELDS = ("gpus", "gpus_per_server", "workload", "budget", "determinism",
-                 "throughput_limited", "nic_speed", "nics_per_server", "distance", "vendor")
+                 "throughput_limited", "nic_speed", "nics_per_server", "distance", "vendor",
+                 "platform", "oversubscription")
 
 
 def applicable_steps(answers: dict) -> list[Step]:

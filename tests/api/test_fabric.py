@@ -77,3 +77,25 @@ def test_with_a_fabric_it_plans_on_a_catalogue_switch(client, content):
 def test_a_fabric_and_a_radix_together_are_refused(client, content):
     response = client.get("/api/fabric", {"gpus": 64, "fabric": "infiniband", "radix": 64})
     assert response.status_code == 400 and "radix" in response.json()["errors"]
+
+
+def test_a_catalogue_plan_takes_a_leaf_oversubscription(client, content):
+    """Issue 22 finding 11: the API refused it; 1, 2 or 3 is a catalogue plan's choice."""
+    full = client.get("/api/fabric", {"gpus": "2048", "fabric": "roce-v2-400g"}).json()
+    half = client.get("/api/fabric", {"gpus": "2048", "fabric": "roce-v2-400g",
+                                      "oversubscription": "2"}).json()
+    assert half["oversubscription"] == 2 and full["oversubscription"] == 1
+    assert half["links"]["leaf_spine"] * 2 <= full["links"]["leaf_spine"] + half["leaf"]
+    assert half["switches"] < full["switches"]
+    assert any(n["key"] == "leaf_oversubscription" for n in half["notes"])
+    refused = client.get("/api/fabric", {"gpus": "2048", "fabric": "roce-v2-400g",
+                                         "oversubscription": "4"},
+                         HTTP_ACCEPT_LANGUAGE="en")
+    assert refused.status_code == 400
+    assert "1, 2 or 3" in refused.json()["errors"]["oversubscription"][0]
+    both = client.get("/api/fabric", {"gpus": "2048", "fabric": "roce-v2-400g", "radix": "64"})
+    assert both.status_code == 400 and "radix" in both.json()["errors"]
+    rec = client.get("/api/recommend", {"gpus": "2048", "workload": "training",
+                                        "budget": "balanced", "determinism": "standard",
+                                        "oversubscription": "3"}).json()
+    assert rec["fabric"]["oversubscription"] == 3

@@ -62,7 +62,7 @@ def reference(
         return "R2", "infiniband"
     if servers < 8 and not throughput_limited:
         return "R3", "standard-network"
-    if workload == "inference":
+    if workload == "inference" and budget != "performance":
         return "R4", "roce-v2-400g"
     if budget == "performance":
         return "R5", "infiniband"
@@ -102,7 +102,7 @@ answers_strategy = st.builds(
 
 
 def test_constants_and_enum_values():
-    assert ENGINE_VERSION == "2026.12.2"
+    assert ENGINE_VERSION == "2026.12.3"
     assert [w.value for w in Workload] == ["training", "inference", "mixed"]
     assert [b.value for b in Budget] == ["sensitive", "balanced", "performance"]
     assert [d.value for d in Determinism] == ["standard", "strict"]
@@ -185,8 +185,9 @@ def test_domain_has_no_django_imports():
         # R4: inference vs training/mixed
         ({"gpus": 2048, "workload": "inference"}, "R4", Fabric.ROCE_400),
         ({"gpus": 2048, "workload": "inference", "nic_speed": 800}, "R4", Fabric.ROCE_400),
-        ({"gpus": 2048, "workload": "inference", "budget": "performance"}, "R4",
-         Fabric.ROCE_400),
+        # Issue 22 (finding 12): a performance budget is R5's, for inference too.
+        ({"gpus": 2048, "workload": "inference", "budget": "performance"}, "R5",
+         Fabric.INFINIBAND),
         ({"gpus": 2048, "workload": "mixed"}, "R6", Fabric.ROCE_800),
         # R5: performance vs the others
         ({"gpus": 2048, "budget": "performance"}, "R5", Fabric.INFINIBAND),
@@ -603,12 +604,14 @@ def test_to_dict_and_from_dict():
         "gpus": 1024, "gpus_per_server": 4, "workload": "mixed", "budget": "sensitive",
         "determinism": "strict", "throughput_limited": True, "nic_speed": 800,
         "nics_per_server": None, "vendor": "any", "distance": "row",
+        "platform": "unsure", "oversubscription": 1,
     }
     assert all(type(v) in (int, str, bool, type(None)) for v in data.values())
     assert Answers.from_dict(json.loads(json.dumps(data))) == a
     assert Answers.from_dict({"gpus": 16}) == Answers(16)
     # A first-release dict (no hardware answers) still reads, with the defaults.
-    old = {k: v for k, v in data.items() if k not in ("nics_per_server", "vendor", "distance")}
+    old = {k: v for k, v in data.items() if k not in ("nics_per_server", "vendor", "distance",
+                                                      "platform", "oversubscription")}
     assert Answers.from_dict(old) == a
 
 
@@ -705,3 +708,14 @@ def test_decision_to_dict_is_json_safe(a):
     assert data["recommendation"] == d.recommendation.value
     assert len(data["what_if"]) == len(d.what_if)
     assert decide(a) == d  # deterministic
+
+
+def test_inference_with_a_performance_budget_is_r5():
+    """Issue 22, finding 12: R4's sentence is about speed ("推理集群 400G 足够"); a
+    performance-first budget is R5's answer, for an inference cluster too."""
+    d = decide(Answers(2048, workload="inference", budget="performance"))
+    assert (d.rule, d.recommendation) == ("R5", Fabric.INFINIBAND)
+    assert d.reasons[:2] == (Reason("performance_budget", {}),
+                             Reason("inference_multi_node", {}))
+    assert decide(Answers(2048, workload="inference", budget="sensitive")).rule == "R4"
+    assert dec.RULES_BY_ID["R4"].seed_quote == "推理集群 400G 足够"

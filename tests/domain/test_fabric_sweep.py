@@ -10,6 +10,9 @@ and both RoCE fabrics (plus InfiniBand for the cost rule).
 * A part the plan needs and the catalogue cannot supply makes the cost incomplete, and no
   RoCE/InfiniBand ratio is shown (with every catalogue row priced, so that a missing
   price cannot hide the rule).
+
+The same invariants also run over the answers issue 22 added (``MORE``): inference pods,
+leaf oversubscription 2:1 and 3:1, and the DGX / BlueField-3 server platforms.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from decimal import Decimal
 import pytest
 
 from selector.domain import DEFAULT_CATALOGUE, Answers, FabricTooLarge, Prices, recommend
-from selector.domain.decision import DISTANCES, Fabric
+from selector.domain.decision import DISTANCES, Fabric, Workload
 from selector.domain.plan import FabricPlan, plan_fabric
 from selector.domain.recommend import leaf_ports, tuning_for
 from selector.domain.tuning import LOSSLESS_MAX_M, TuningProfile
@@ -52,11 +55,27 @@ def _plan(gpus: int, nic: int, nps: int, distance: str, vendor: str,
         return None
 
 
+# Issue 22: (gpus, nic, distance, fabric, oversubscription, platform, workload).
+MORE = list(itertools.product(GPUS, (400, 800), ("row", "campus"), ROCE, (1, 2, 3),
+                              ("dgx", "bluefield3"), ("training", "inference")))
+
+
+@functools.cache
+def _plan_more(gpus: int, nic: int, distance: str, fabric: Fabric, oversubscription: int,
+               platform: str, workload: str) -> FabricPlan | None:
+    answers = Answers(gpus, nic_speed=nic, distance=distance, workload=Workload(workload),
+                      oversubscription=oversubscription, platform=platform)
+    try:
+        return plan_fabric(fabric, answers, DEFAULT_CATALOGUE, FULL_PRICES)
+    except (FabricTooLarge, LookupError):
+        return None
+
+
 @functools.cache
 def _sweep() -> list[tuple[tuple, FabricPlan, TuningProfile]]:
     out = []
-    for combo in COMBINATIONS:
-        plan = _plan(*combo)
+    for combo in COMBINATIONS + MORE:
+        plan = _plan(*combo) if len(combo) == 6 else _plan_more(*combo)
         if plan is None:
             continue
         tuning = tuning_for(plan)
@@ -67,7 +86,10 @@ def _sweep() -> list[tuple[tuple, FabricPlan, TuningProfile]]:
 
 def test_the_sweep_covers_at_least_700_planned_combinations():
     assert len(COMBINATIONS) >= 700
-    assert len(_sweep()) >= 700
+    assert len(_sweep()) >= 700 + len(MORE) // 2
+    plans = [p for c, p, _t in _sweep() if len(c) == 7]
+    assert any(p.pods > 1 for p in plans) and any(p.has_note("leaf_oversubscription")
+                                                   for p in plans)
     families = {t.family for _c, _p, t in _sweep()}
     assert families == {"nvidia-spectrum", "sonic"}
 
@@ -200,8 +222,8 @@ def test_a_missing_part_means_an_incomplete_cost():
     800G NICs were complete while the NIC-end modules were missing."""
     seen = {"incomplete": 0, "complete": 0}
     for combo in COMBINATIONS + [(*c[:5], Fabric.INFINIBAND) for c in COMBINATIONS
-                                 if c[5] == Fabric.ROCE_400 and c[4] == "any"]:
-        plan = _plan(*combo)
+                                 if c[5] == Fabric.ROCE_400 and c[4] == "any"] + MORE:
+        plan = _plan(*combo) if len(combo) == 6 else _plan_more(*combo)
         if plan is None:
             continue
         assert plan.cost is not None

@@ -496,3 +496,204 @@ def test_the_infiniband_alternative_has_its_own_parts():
     roce = plan(Fabric.ROCE_800, 2048, nic_speed=800)
     assert any(line.kind == "module" for line in roce.bom)
     assert {line.key for line in roce.bom} != {line.key for line in ib.bom}
+
+
+# --- issue 22: plan time grows with the kinds of switch, not their number ----------------------
+
+
+@pytest.mark.parametrize("gpus", [1_000, 100_000, 1_000_000])
+def test_the_bill_of_materials_counts_groups_of_identical_switches(gpus, monkeypatch):
+    """Spine and core ports are counted per group of identical switches: a 1,000,000-GPU
+    plan (tens of thousands of spines) never walks them one by one (issue 22: 46 ms)."""
+    from selector.domain.sizing import FabricSize
+
+    fabrics = [Fabric.ROCE_400, Fabric.ROCE_800] + ([Fabric.INFINIBAND] if gpus < 10**6 else [])
+    expected = {fabric: plan(fabric, gpus) for fabric in fabrics}
+
+    def per_switch(self):
+        raise AssertionError("walked per switch")
+
+    monkeypatch.setattr(FabricSize, "spine_ports", per_switch)
+    monkeypatch.setattr(FabricSize, "core_ports", per_switch)
+    for fabric, before in expected.items():
+        assert plan(fabric, gpus) == before
+
+
+@given(st.integers(1, 20_000), st.integers(0, 20_000), st.sampled_from([2, 3]))
+def test_grouped_spine_and_core_ports_expand_to_the_per_switch_ones(spines, extra, tiers):
+    from selector.domain.sizing import FabricSize
+
+    links = {"gpu_leaf": 1, "leaf_spine": spines + extra, "spine_core": spines + extra
+             if tiers == 3 else 0}
+    core = -(-spines // 2) if tiers == 3 else 0
+    size = FabricSize(tiers=tiers, leaf=1, spine=spines, core=core, switches=1, links=links,
+                      transceiver_ends=0, radix=64, oversubscription=1, leaf_down=32,
+                      leaf_up=32, servers=1, rails=1)
+    spine = [pair for n, down, up in size.spine_port_groups() for pair in [(down, up)] * n]
+    assert tuple(spine) == size.spine_ports()
+    core_ports = [p for n, p in size.core_port_groups() for p in [p] * n]
+    assert tuple(core_ports) == size.core_ports()
+
+
+# --- issue 22, finding 12: inference is sized as independent two-tier pods -------------------
+
+
+@pytest.mark.parametrize("fabric", [Fabric.ROCE_400, Fabric.INFINIBAND])
+@pytest.mark.parametrize("gpus", [16_384, 100_000])
+def test_a_large_inference_cluster_is_the_fewest_identical_two_tier_pods(fabric, gpus):
+    inference = plan(fabric, gpus, workload="inference")
+    training = plan(fabric, gpus)
+    assert training.tiers == 3 and training.pods == 1
+    assert inference.tiers == 2 and inference.pods > 1
+    note = next(n for n in inference.notes if n.key == "inference_pods")
+    pod_servers = note.params["servers"]
+    assert note.params["pods"] == inference.pods
+    assert inference.pods * pod_servers >= inference.servers > (inference.pods - 1) * pod_servers
+    # One pod is the training plan of a pod's GPUs; one pod fewer would need three tiers.
+    pod = plan(fabric, pod_servers * 8)
+    assert pod.pods == 1 and pod.tiers == 2
+    assert inference.planes == pod.planes
+    bigger = -(-inference.servers // (inference.pods - 1))
+    assert plan(fabric, bigger * 8).tiers == 3
+    # Every count is all the pods': switches, links, modules, cables, power.
+    assert inference.switches == inference.pods * pod.switches
+    assert inference.links == {k: inference.pods * v for k, v in pod.links.items()}
+    assert inference.transceiver_ends == inference.pods * pod.transceiver_ends
+    assert inference.modules == inference.pods * pod.modules
+    assert inference.cables == inference.pods * pod.cables
+    assert inference.power_w == pytest.approx(inference.pods * pod.power_w, abs=1)
+    assert inference.size.leaf == inference.leaf == inference.pods * pod.leaf
+    switch_line = next(line for line in inference.bom if line.kind == "switch")
+    assert switch_line.count == inference.switches
+    assert inference.switches < training.switches
+
+
+def test_inference_pods_cost_multiplies_and_round_trips():
+    from decimal import Decimal
+
+    from selector.domain import Prices
+
+    prices = Prices("CNY", "2026-12-03", {
+        key: Decimal(100) for key in [s.key for s in CAT.switches] + [p.key for p in CAT.parts]})
+    inference = plan_fabric(Fabric.ROCE_400, Answers(100_000, workload="inference"), CAT, prices)
+    note = next(n for n in inference.notes if n.key == "inference_pods")
+    pod = plan_fabric(Fabric.ROCE_400, Answers(note.params["servers"] * 8), CAT, prices)
+    assert inference.cost.amount == inference.pods * pod.cost.amount
+    data = json.loads(json.dumps(inference.to_dict()))
+    assert data["pods"] == inference.pods
+    assert FabricPlan.from_dict(data) == inference
+    del data["pods"]  # a plan frozen before pods existed is one fabric
+    assert FabricPlan.from_dict(data).pods == 1
+
+
+def test_small_inference_clusters_and_training_stay_one_fabric():
+    assert plan(Fabric.ROCE_400, 512, workload="inference").pods == 1
+    assert plan(Fabric.ROCE_800, 100_000).pods == 1
+    assert plan(Fabric.ROCE_400, 100_000, workload="mixed").pods == 1
+
+
+def test_a_million_inference_gpus_fit_on_infiniband_as_pods():
+    with pytest.raises(FabricTooLarge):
+        plan(Fabric.INFINIBAND, 1_000_000)
+    p = plan(Fabric.INFINIBAND, 1_000_000, workload="inference")
+    assert p.tiers == 2 and p.pods > 1 and p.links["gpu_leaf"] >= 1_000_000
+
+
+# --- issue 22, finding 7: the server platform decides the NIC end ----------------------------
+
+
+def _nic_lines(p: FabricPlan):
+    return [line for line in p.bom if line.kind == "module" and line.end == "nic"]
+
+
+@pytest.mark.parametrize("fabric", [Fabric.ROCE_400, Fabric.INFINIBAND])
+def test_dgx_twin_port_cages_take_one_module_per_two_nic_ports(fabric):
+    from decimal import Decimal
+
+    from selector.domain import Prices
+
+    prices = Prices("CNY", "2026-12-03", {
+        key: Decimal(1) for key in [s.key for s in CAT.switches] + [p.key for p in CAT.parts]})
+    pcie = plan_fabric(fabric, Answers(2048, platform="pcie-osfp"), CAT, prices)
+    dgx = plan_fabric(fabric, Answers(2048, platform="dgx"), CAT, prices)
+    assert sum(line.count for line in _nic_lines(pcie)) == 2048
+    assert _nic_lines(dgx) == []  # no single-port NIC modules on a DGX
+    note = next(n for n in dgx.notes if n.key == "no_part" and n.params.get("end") == "nic")
+    assert note.params["form"] == "twin-port-osfp" and note.params["count"] == 1024
+    # The headline module count is every module: switch ends and the twin-port NIC ends.
+    switch_end = sum(line.count for line in dgx.bom if line.kind == "module")
+    assert dgx.modules == switch_end + 1024 == pcie.modules - 1024
+    assert pcie.cost.complete and not dgx.cost.complete
+    assert "part:gpu:nic" in dgx.cost.missing and not dgx.power_complete
+
+
+def test_a_partly_populated_dgx_rounds_its_own_twin_ports_up():
+    p = plan(Fabric.ROCE_400, 8 * 9 + 3, platform="dgx", nics_per_server=8)  # 10 servers
+    note = next(n for n in p.notes if n.key == "no_part" and n.params.get("end") == "nic")
+    assert note.params["count"] == 9 * 4 + 2  # the last server: 3 GPUs -> 3 NICs -> 2
+
+
+def test_bluefield3_takes_qsfp112_and_unsure_is_planned_as_pcie_osfp():
+    bf3 = plan(Fabric.ROCE_400, 2048, platform="bluefield3")
+    (line,) = _nic_lines(bf3)
+    assert (line.model, line.count) == ("MMA1Z00-NS400", 2048)
+    assert line.source.url.startswith("https://docs.nvidia.com/")
+    assert plan(Fabric.ROCE_400, 2048) == plan(Fabric.ROCE_400, 2048, platform="unsure")
+    unsure, pcie = plan(Fabric.ROCE_400, 2048), plan(Fabric.ROCE_400, 2048,
+                                                       platform="pcie-osfp")
+    assert unsure.bom == pcie.bom
+    # The QSFP112 part is an Ethernet one: on InfiniBand our engineers specify the NIC end.
+    ib = plan(Fabric.INFINIBAND, 256, platform="bluefield3")
+    assert _nic_lines(ib) == [] and any(n.params.get("end") == "nic" for n in ib.notes
+                                        if n.key == "no_part")
+
+
+def test_the_platform_is_validated_and_old_answers_read_as_unsure():
+    from selector.domain import InvalidAnswers
+
+    with pytest.raises(InvalidAnswers) as exc:
+        Answers(64, platform="mainframe")
+    assert exc.value.errors == {"platform": ["invalid_choice"]}
+    data = Answers(64, platform="dgx").to_dict()
+    assert data["platform"] == "dgx"
+    del data["platform"]
+    assert Answers.from_dict(data).platform == "unsure"
+    frozen = plan(Fabric.ROCE_400, 512, platform="dgx").to_dict()
+    assert FabricPlan.from_dict(frozen).platform == "dgx"
+    del frozen["platform"]
+    assert FabricPlan.from_dict(frozen).platform == "unsure"
+
+
+# --- issue 22, finding 11: leaf oversubscription of a catalogue plan --------------------------
+
+
+@pytest.mark.parametrize("fabric", [Fabric.ROCE_400, Fabric.ROCE_800, Fabric.INFINIBAND])
+@pytest.mark.parametrize("gpus", [760, 2048, 16_384])
+@pytest.mark.parametrize("ratio", [2, 3])
+def test_oversubscribed_leaves_buy_fewer_uplinks_and_say_so(fabric, gpus, ratio):
+    blocking = plan(fabric, gpus, oversubscription=ratio)
+    full = plan(fabric, gpus)
+    assert blocking.switches < full.switches
+    assert blocking.has_note("leaf_oversubscription") and not full.has_note(
+        "leaf_oversubscription")
+    for _count, size in blocking.planes:
+        assert size.oversubscription == ratio
+        for _n, down, up in size.leaf_groups:
+            # GPU bandwidth over uplink bandwidth at most the ratio, within the switch's
+            # native ports.
+            assert down * blocking.port_gbps <= ratio * up * blocking.uplink_gbps
+            native = blocking.switch.port_speed_gbps
+            assert (-(-down // (native // blocking.port_gbps))
+                    + -(-up // (native // blocking.uplink_gbps))) <= blocking.switch.ports
+
+
+def test_oversubscription_is_one_two_or_three():
+    from selector.domain import InvalidAnswers
+
+    for bad in (0, 4, "2", True):
+        with pytest.raises(InvalidAnswers):
+            Answers(64, oversubscription=bad)
+    assert Answers(64).oversubscription == 1
+    data = Answers(64, oversubscription=3).to_dict()
+    del data["oversubscription"]
+    assert Answers.from_dict(data).oversubscription == 1

@@ -178,3 +178,35 @@ def test_public_pages_and_their_markup_show_no_internal_path(client, content, pa
     html = client.get(path).content.decode()
     assert_no_internal_path(visible(html), path)
     assert_no_internal_jsonld(html, path, required=True)
+
+
+def test_sharp_and_subnet_management_rows_are_sourced_on_both_sides(client, content):
+    """Issue 22 finding 13: in-network reduction and subnet management rows, every cell
+    sourced; the data migration adds them to a database loaded from the older fixture."""
+    import importlib
+
+    from django.apps import apps
+
+    from selector.content.models import ComparisonRow
+
+    migration = importlib.import_module(
+        "selector.content.migrations.0007_comparison_rows_sharp_sm_plan22")
+    slugs = ["in-network-reduction", "subnet-management"]
+    for slug in slugs:
+        row = ComparisonRow.objects.get(slug=slug)
+        row.full_clean()
+        assert row.basis == ComparisonRow.Basis.SOURCED and row.source_date
+        assert all(src.url.startswith("https://") and src.date for src in row.sources())
+        assert row.roce_zh and row.roce_en and row.infiniband_zh and row.infiniband_en
+    assert "SHARP" in ComparisonRow.objects.get(slug=slugs[0]).infiniband_en
+    assert "OpenSM" in ComparisonRow.objects.get(slug=slugs[1]).infiniband_en
+    for prefix, text in (("", "子网管理"), ("/en", "Subnet management")):
+        html = client.get(f"{prefix}/compare/").content.decode()
+        assert text in html and "sharpv3130" in html
+    edited = ComparisonRow.objects.get(slug=slugs[1])
+    edited.roce_en = "Edited in the admin"
+    edited.save()
+    ComparisonRow.objects.filter(slug=slugs[0]).delete()
+    migration.forwards(apps, None)
+    assert ComparisonRow.objects.get(slug=slugs[0]).source_url.endswith("general-information")
+    assert ComparisonRow.objects.get(slug=slugs[1]).roce_en == "Edited in the admin"

@@ -56,7 +56,8 @@ def test_faq_and_comparison_have_their_own_titles_and_descriptions(client, conte
     assert "<title>Frequently asked questions: RoCE v2 and InfiniBand · " in faq
     assert meta(compare, "description") == [
         "RoCE v2 lossless Ethernet and InfiniBand for AI clusters compared by Bandwidth, "
-        "Lossless mechanism, Ecosystem, Cost, NICs, AI Ethernet platform, Open standards."]
+        "Lossless mechanism, Ecosystem, Cost, NICs, AI Ethernet platform, Open standards, "
+        "In-network reduction (SHARP), Subnet management."]
     assert "带宽、无损机制、生态兼容、成本" in meta(client.get("/compare/").content.decode(),
                                             "description")[0]
     assert meta(faq, "og:type") == ["website"]

@@ -133,7 +133,8 @@ def test_the_share_token_carries_only_the_answers(result_of):
     _, r, _ = result_of(ROCE)
     token = r.context["share_url"].rstrip("/").rsplit("/", 1)[1]
     assert signing.loads(token, salt=SALT) == {
-        **ROCE, "nics_per_server": None, "vendor": "any", "distance": "row"}
+            **ROCE, "nics_per_server": None, "vendor": "any", "distance": "row",
+            "platform": "unsure", "oversubscription": 1}
     assert answers_from_token(token).gpus == 64
 
 
@@ -190,3 +191,30 @@ def test_the_result_page_is_chinese_by_default(result_of):
     _, r, html = result_of(ROCE, lang="")
     assert "规则 R7" in html
     assert "无损" in html
+
+
+def test_the_platform_answer_reaches_the_plan(result_of):
+    """Issue 22 finding 7: the server platform is asked with the hardware and counted."""
+    _, _r, html = result_of({**ROCE, "platform": "dgx"})
+    assert "Server platform" in html and "NVIDIA DGX / HGX" in html
+    assert "twin-port OSFP modules in the servers" in html
+    _, _r, plain = result_of(ROCE)
+    assert "Not sure (planned as a PCIe NIC with OSFP)" in plain
+
+
+def test_the_wizard_asks_the_leaf_oversubscription(client_db, content):
+    """Issue 22 finding 11: an advanced hardware option, carried to the plan."""
+    client = client_db
+    client.get("/en/wizard/")
+    client.post("/en/wizard/scale/", {"gpus": "2048", "gpus_per_server": "8"})
+    client.post("/en/wizard/workload/", {"workload": "training"})
+    client.post("/en/wizard/budget/", {"budget": "balanced"})
+    client.post("/en/wizard/determinism/", {"determinism": "standard"})
+    step = client.get("/en/wizard/nic-speed/").content.decode()
+    assert "Leaf oversubscription" in step and "3:1" in step
+    client.post("/en/wizard/nic-speed/", {"nic_speed": "400", "oversubscription": "2"})
+    html = client.get("/en/wizard/result/").content.decode()
+    assert "Leaves at 2:1, as you chose" in html
+    bad = client.post("/en/wizard/nic-speed/", {"nic_speed": "400", "oversubscription": "5"},
+                      follow=True)
+    assert "Choose one of the offered options" in bad.content.decode()
