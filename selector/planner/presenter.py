@@ -38,6 +38,7 @@ from selector.domain import (
 from selector.domain.decision import throughput_matters
 from selector.domain.tuning import InfinibandTuning, infiniband_tuning
 from selector.planner import words
+from selector.planner.build import BuildParams, BuildView, build_api, build_view
 from selector.planner.diagram import fabric_svg
 from selector.planner.services import snapshot_digest
 from selector.planner.words import money, num, watts
@@ -240,6 +241,7 @@ class ViewModel:
     engine_version: str
     catalogue_version: str
     organization: dict = field(default_factory=dict)
+    build_params: BuildParams = field(default_factory=BuildParams)
 
     @property
     def decision(self):
@@ -261,6 +263,13 @@ class ViewModel:
         if self.rec.tuning is None and self.tuning is not None:
             return _("InfiniBand tuning")
         return _("Lossless tuning for RoCE v2")
+
+    @cached_property
+    def build(self) -> BuildView | None:
+        """The build part (issue 23): estimate per planned fabric, failure domains, racks,
+        acceptance plan, all from the frozen plans."""
+        plans = [(view.plan, view.label) for view in self.fabrics if view.plan is not None]
+        return build_view(plans, self.build_params)
 
     @cached_property
     def sources(self) -> list[SourceView]:
@@ -557,7 +566,8 @@ def organization_node(company) -> dict:
 # --- the view-model --------------------------------------------------------------------------
 
 
-def present(rec: Recommendation, *, company=None, id_prefix: str = "fabric") -> ViewModel:
+def present(rec: Recommendation, *, company=None, id_prefix: str = "fabric",
+            build: BuildParams | None = None) -> ViewModel:
     """The view-model of ``rec`` in the active language."""
     decision = rec.decision
     fabrics = [_fabric_view(rec.recommended, True, f"{id_prefix}-recommended"),
@@ -606,10 +616,21 @@ def present(rec: Recommendation, *, company=None, id_prefix: str = "fabric") -> 
         engine_version=rec.engine_version,
         catalogue_version=rec.catalogue_version,
         organization=organization_node(company) if company is not None else {},
+        build_params=build or BuildParams(),
     )
 
 
-def api_dict(rec: Recommendation) -> dict:
+def fabric_api(option: FabricOption, build: BuildParams | None = None) -> dict | None:
+    """The API's ``fabric`` object: the plan, plus its build part (``performance``,
+    ``failure_domains``, ``racks``); /api/fabric and /api/recommend both use it."""
+    data = option.api_dict()
+    if data is None or option.plan is None:
+        return data
+    data.update(build_api(option.plan, build or BuildParams()))
+    return data
+
+
+def api_dict(rec: Recommendation, build: BuildParams | None = None) -> dict:
     """The API's body for /api/recommend (words in the active language)."""
     decision = rec.decision
     return {
@@ -623,8 +644,8 @@ def api_dict(rec: Recommendation) -> dict:
         "reason_keys": [r.to_dict() for r in decision.reasons],
         "runner_up": decision.runner_up.value,
         "what_if": [{**w.to_dict(), "text": explain.what_if_text(w)} for w in decision.what_if],
-        "fabric": rec.recommended.api_dict(),
-        "runner_up_fabric": rec.runner_up.api_dict(),
+        "fabric": fabric_api(rec.recommended, build),
+        "runner_up_fabric": fabric_api(rec.runner_up, build),
         "fabric_error": _error(rec.recommended),
         "runner_up_fabric_error": _error(rec.runner_up),
         "tuning": _tuning_api(rec.tuning),
