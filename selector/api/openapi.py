@@ -12,7 +12,6 @@ from selector.domain import (
     NIC_SPEEDS,
     VENDORS,
 )
-from selector.domain.decision import Budget, Determinism, Fabric, Workload
 from selector.domain.build.failure import ELEMENTS
 from selector.domain.build.performance import (
     DEFAULT_MODEL_PARAMS_B,
@@ -29,6 +28,7 @@ from selector.domain.build.racks import (
     RACK_U_MAX,
     RACK_U_MIN,
 )
+from selector.domain.decision import Budget, Determinism, Fabric, Workload
 from selector.domain.sizing import OVERSUB_MAX, OVERSUB_MIN, RADIX_MAX, RADIX_MIN
 
 

@@ -15,6 +15,7 @@ from selector.api.openapi import openapi_document
 from selector.api.throttle import rate_limited
 from selector.content.httpcache import cacheable
 from selector.content.snapshot import current as current_content
+from selector.core import explain
 from selector.domain import Fabric, FabricTooLarge, SizingError, plan_fabric, size_fabric
 from selector.domain.recommend import FabricOption
 from selector.planner.build import acceptance_text
@@ -124,8 +125,6 @@ def acceptance(request: HttpRequest) -> HttpResponse:
     if error is not None:
         return error
     assert plan is not None
-    from selector.core import explain
-
     text = acceptance_text(plan, explain.fabric_label(fabric_code), form.build_params())
     response = HttpResponse(text, content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = 'inline; filename="acceptance-test-plan.txt"'

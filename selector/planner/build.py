@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
+from selector.core.i18n import active_is_english
 from selector.domain.build.acceptance import Step, acceptance_plan
 from selector.domain.build.failure import FailureDomain, failure_domains
 from selector.domain.build.performance import (
@@ -55,8 +56,6 @@ class BuildParams:
 
 
 def _source_title(source: Source) -> str:
-    from selector.core.i18n import active_is_english
-
     return source.title if active_is_english() or not source.title_zh else source.title_zh
 
 
@@ -317,7 +316,8 @@ def acceptance_text(plan: FabricPlan, label: str, params: BuildParams) -> str:
             out.extend(f"    $ {command}" for command in step.commands)
             if step.source is not None:
                 src = step.source
-                out.append("    " + _("Source") + pgettext("label separator", ": ") + _source_title(src)
+                label = _("Source") + pgettext("label separator", ": ")
+                out.append("    " + label + _source_title(src)
                            + (f" <{src.url}>" if src.url else ""))
         out.append("")
     return "\n".join(out).rstrip() + "\n"
