@@ -224,7 +224,7 @@ def racks_lines(r: Racks) -> list[str]:
     units = (_("%(units)s U per switch") % {"units": r.switch_rack_units}
              if r.switch_rack_units is not None
              else _("rack units per switch not known (no document we read gives them)"))
-    lines = [f"{r.switch_model}: {units}"]
+    lines = [r.switch_model + pgettext("label separator", ": ") + units]
     lines.append(_("Rack budget %(kw)s kW and %(u)s U (you can change both).") % {
         "kw": f"{r.rack_kw:g}", "u": r.rack_u})
     if r.racks is None:

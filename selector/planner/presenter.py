@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import cached_property
+from urllib.parse import urlencode
 
 from django.conf import settings
 from django.templatetags.static import static
@@ -270,6 +271,23 @@ class ViewModel:
         acceptance plan, all from the frozen plans."""
         plans = [(view.plan, view.label) for view in self.fabrics if view.plan is not None]
         return build_view(plans, self.build_params)
+
+    @cached_property
+    def acceptance_url(self) -> str:
+        """/api/acceptance.txt for the recommended plan (the runner-up when the standard
+        network has none), same query as /api/fabric."""
+        view = self.shown_fabric
+        if view is None:
+            return ""
+        data = self.rec.answers.to_dict()
+        query = {"gpus": data["gpus"], "gpus_per_server": data["gpus_per_server"],
+                 "fabric": view.fabric}
+        for key in ("nic_speed", "nics_per_server", "vendor", "distance"):
+            if data.get(key) is not None:
+                query[key] = data[key]
+        extra = self.build_params.query()
+        return reverse("api-acceptance") + "?" + urlencode(query) + (
+            "&" + extra if extra else "")
 
     @cached_property
     def sources(self) -> list[SourceView]:
