@@ -57,6 +57,9 @@ def test_message_bytes_sets_the_all_reduce_size(client):
 @pytest.mark.parametrize(("params", "field"), [
     ({"model_params_b": "0"}, "model_params_b"),
     ({"model_params_b": "abc"}, "model_params_b"),
+    ({"model_params_b": "nan"}, "model_params_b"),
+    ({"rack_kw": "inf"}, "rack_kw"),
+    ({"message_bytes": "1e3"}, "message_bytes"),
     ({"message_bytes": "-1"}, "message_bytes"),
     ({"model_params_b": "7", "message_bytes": "100"}, "message_bytes"),
     ({"rack_kw": "0.1"}, "rack_kw"),
