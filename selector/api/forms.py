@@ -3,9 +3,64 @@ from django.utils.translation import gettext_lazy as _
 
 from selector.core import forms as f
 from selector.domain import DISTANCES, OVERSUBSCRIPTIONS, Answers
+from selector.domain.build.performance import (
+    MESSAGE_BYTES_MAX,
+    MESSAGE_BYTES_MIN,
+    MODEL_PARAMS_B_MAX,
+    MODEL_PARAMS_B_MIN,
+)
+from selector.domain.build.racks import (
+    RACK_KW_DEFAULT,
+    RACK_KW_MAX,
+    RACK_KW_MIN,
+    RACK_U_DEFAULT,
+    RACK_U_MAX,
+    RACK_U_MIN,
+)
+from selector.planner.build import BuildParams
+
+_LIMITS = {"invalid": _("Enter a number."),
+           "min_value": _("Enter a number of at least %(limit_value)s."),
+           "max_value": _("Enter a number of at most %(limit_value)s.")}
 
 
-class RecommendQuery(forms.Form):
+def _number(label, lo, hi) -> forms.FloatField:
+    return forms.FloatField(label=label, required=False, min_value=lo, max_value=hi,
+                            error_messages=_LIMITS)
+
+
+def _whole(label, lo, hi) -> f.WholeNumberField:
+    return f.WholeNumberField(label=label, required=False, min_value=lo, max_value=hi,
+                              error_messages={**_LIMITS, "invalid": _("Enter a whole number.")})
+
+
+class BuildQuery(forms.Form):
+    """The build part's choices (issue 23): the all-reduce message as a model size (bf16
+    gradients, billions of parameters) or in bytes, and the rack power and height."""
+
+    model_params_b = _number(_("Model size (billions of parameters)"), MODEL_PARAMS_B_MIN,
+                             MODEL_PARAMS_B_MAX)
+    message_bytes = _whole(_("All-reduce message (bytes)"), MESSAGE_BYTES_MIN,
+                           MESSAGE_BYTES_MAX)
+    rack_kw = _number(_("Rack power budget (kW)"), RACK_KW_MIN, RACK_KW_MAX)
+    rack_u = _whole(_("Rack height (U)"), RACK_U_MIN, RACK_U_MAX)
+
+    def clean(self):
+        data = super().clean()
+        if data.get("model_params_b") is not None and data.get("message_bytes") is not None:
+            self.add_error("message_bytes", _("Give either a model size or a message size, "
+                                              "not both."))
+        return data
+
+    def build_params(self) -> BuildParams:
+        data = self.cleaned_data
+        return BuildParams(
+            model_params_b=data.get("model_params_b"), message_bytes=data.get("message_bytes"),
+            rack_kw=data.get("rack_kw") or RACK_KW_DEFAULT,
+            rack_u=data.get("rack_u") or RACK_U_DEFAULT)
+
+
+class RecommendQuery(BuildQuery):
     gpus = f.gpus_field()
     gpus_per_server = f.gpus_per_server_field()
     workload = f.workload_field()
@@ -57,7 +112,7 @@ FABRIC_CHOICES = [("roce-v2-400g", "RoCE v2 400G"), ("roce-v2-800g", "RoCE v2 80
                   ("infiniband", "InfiniBand")]
 
 
-class FabricQuery(forms.Form):
+class FabricQuery(BuildQuery):
     """Without ``fabric``: the textbook fat-tree of ``radix`` (first release). With it: the
     catalogue plan of that fabric for the NICs, vendor and distance given."""
 

@@ -15,6 +15,22 @@ from selector.domain import (
     PLATFORMS,
     VENDORS,
 )
+from selector.domain.build.failure import ELEMENTS
+from selector.domain.build.performance import (
+    DEFAULT_MODEL_PARAMS_B,
+    MESSAGE_BYTES_MAX,
+    MESSAGE_BYTES_MIN,
+    MODEL_PARAMS_B_MAX,
+    MODEL_PARAMS_B_MIN,
+)
+from selector.domain.build.racks import (
+    RACK_KW_DEFAULT,
+    RACK_KW_MAX,
+    RACK_KW_MIN,
+    RACK_U_DEFAULT,
+    RACK_U_MAX,
+    RACK_U_MIN,
+)
 from selector.domain.decision import Budget, Determinism, Fabric, Workload
 from selector.domain.sizing import OVERSUB_MAX, OVERSUB_MIN, RADIX_MAX, RADIX_MIN
 
@@ -69,6 +85,27 @@ HARDWARE_PARAMETERS = [
 LEAF_OVERSUBSCRIPTION = _enum("oversubscription", OVERSUBSCRIPTIONS, False, "Leaf "
                               "oversubscription r:1 of the catalogue plan (1 non-blocking, "
                               "2, 3)", "1")
+
+
+def _number(name, lo, hi, description, default=None):
+    schema = {"type": "number", "minimum": lo, "maximum": hi}
+    if default is not None:
+        schema["default"] = default
+    return {"name": name, "in": "query", "required": False, "description": description,
+            "schema": schema}
+
+
+BUILD_PARAMETERS = [
+    _number("model_params_b", MODEL_PARAMS_B_MIN, MODEL_PARAMS_B_MAX, "Model size in billions "
+            "of parameters: the all-reduce message of the estimate is its bf16 gradients (2 "
+            "bytes per parameter)", DEFAULT_MODEL_PARAMS_B),
+    _int("message_bytes", MESSAGE_BYTES_MIN, MESSAGE_BYTES_MAX, False, "The all-reduce "
+         "message in bytes (instead of model_params_b, not with it)"),
+    _number("rack_kw", RACK_KW_MIN, RACK_KW_MAX, "Power budget of one network rack, kW",
+            RACK_KW_DEFAULT),
+    _int("rack_u", RACK_U_MIN, RACK_U_MAX, False, "Usable height of one rack, rack units",
+         RACK_U_DEFAULT),
+]
 SOURCE = {"type": "object", "required": ["title"], "properties": {
     "title": {"type": "string"}, "url": {"type": "string"},
     "date": {"type": "string", "description": "The date the document was read (ISO)."},
@@ -88,6 +125,8 @@ SWITCH = {"type": "object", "properties": {
     "vendor_key": {"type": "string", "description": "The vendor as the vendor parameter "
                    "names it"},
     "priority": {"type": "integer", "description": "Catalogue order among equal picks"},
+    "rack_units": {"type": ["integer", "null"], "description": "Height from the switch's own "
+                   "documents; null where none gives it (not known)"},
     "source": SOURCE,
     "sources": {"type": "array", "items": SOURCE,
                 "description": "Every document the figures come from; source is the first"},
@@ -129,6 +168,62 @@ PLAN_PROPERTIES = {
     "power_complete": {"type": "boolean"},
     "cost": COST,
     "notes": {"type": "array", "items": {"type": "object"}},
+}
+NUMBER = {"type": "number"}
+BUILD_PROPERTIES = {
+    "performance": {"type": "object", "description": "Collective-bandwidth estimate (an "
+                    "estimate, not a measurement): nccl-tests bus bandwidth per GPU the fabric "
+                    "allows, and the time of one all-reduce", "required": [
+                        "allreduce_busbw_gbps", "alltoall_busbw_gbps", "allreduce_seconds",
+                        "message_bytes", "formula", "assumptions", "source", "estimate"],
+                    "properties": {
+        "allreduce_busbw_gbps": {**NUMBER, "description": "All-reduce busbw per GPU, Gb/s"},
+        "alltoall_busbw_gbps": {**NUMBER, "description": "All-to-all busbw per GPU, Gb/s"},
+        "allreduce_busbw_gbytes": {**NUMBER, "description": "The same in GB/s (nccl-tests' "
+                                   "unit)"},
+        "alltoall_busbw_gbytes": {**NUMBER, "description": "The same in GB/s"},
+        "allreduce_seconds": {**NUMBER, "description": "One all-reduce of message_bytes "
+                              "(bandwidth term only)"},
+        "message_bytes": {"type": "integer"},
+        "model_params_b": {"type": ["number", "null"]},
+        "gpus": {"type": "integer", "description": "Ranks of the all-reduce (every GPU)"},
+        "link_efficiency": NUMBER, "oversubscription": {"type": "integer"},
+        "planes": {"type": "integer"},
+        "formula": {"type": "string"},
+        "assumptions": {"type": "array", "items": {"type": "string"}},
+        "assumption_keys": {"type": "array", "items": {"type": "object"}},
+        "label": {"type": "string", "description": "\"Estimate, not a measurement\" in the "
+                  "request's language"},
+        "source": SOURCE, "sources": {"type": "array", "items": SOURCE},
+        "same_for_roce_and_infiniband": {"type": "boolean"},
+        "estimate": {"type": "boolean", "const": True}}},
+    "failure_domains": {"type": "array", "description": "The loss of one element: GPUs that "
+                        "lose their NIC path, the share of bandwidth lost, what a running job "
+                        "does (sourced)", "items": {"type": "object", "required": [
+                            "element", "gpus_disconnected", "bandwidth_lost_pct", "effect"],
+                            "properties": {
+        "element": {"type": "string", "enum": list(ELEMENTS)},
+        "gpus_disconnected": {"type": "integer"}, "gpus_affected": {"type": "integer"},
+        "gpu_links_lost": {"type": "integer"}, "uplinks_lost": {"type": "integer"},
+        "bandwidth_lost_pct": {**NUMBER, "description": "Of the plan's GPU links (NIC link, "
+                               "leaf, plane) or of the tier's uplinks (spine, core)"},
+        "effect": {"type": "string"}, "effect_key": {"type": "object"},
+        "sources": {"type": "array", "items": SOURCE}}}},
+    "racks": {"type": "object", "required": ["switch_rack_units", "racks", "kw_per_rack"],
+              "properties": {
+        "switch_rack_units": {"type": ["integer", "null"], "description": "null: not known"},
+        "switch_model": {"type": "string"},
+        "rack_units_total": {"type": ["integer", "null"]},
+        "switches": {"type": "integer"},
+        "racks": {"type": ["integer", "null"], "description": "null: neither the switch's "
+                  "power nor its height is known"},
+        "switches_per_rack": {"type": ["integer", "null"]},
+        "kw_per_rack": {**NUMBER, "description": "Switches and their optics (the optics only "
+                        "where optics_only)"},
+        "watts_per_switch": NUMBER, "rack_kw": NUMBER, "rack_u": {"type": "integer"},
+        "limited_by": {"type": "string", "enum": ["power", "space", "cluster", "unknown"]},
+        "optics_only": {"type": "boolean"},
+        "text": {"type": "array", "items": {"type": "string"}}}},
 }
 FABRIC_ERROR = {"type": ["object", "null"], "description": "Why there is no fabric plan: "
                 "too_large (with max_gpus) or no_switch", "properties": {
@@ -187,6 +282,7 @@ def openapi_document(server_url: str) -> dict:
                     LEAF_OVERSUBSCRIPTION,
                     _int("cable_m", 1, 2000, False, "Deprecated (first release): the longest "
                          "cable in metres; picks the smallest distance that covers it"),
+                    *BUILD_PARAMETERS,
                 ],
                 "responses": {
                     "200": {"description": "The recommendation", "content": {
@@ -210,11 +306,35 @@ def openapi_document(server_url: str) -> dict:
                           "Plan this fabric on a catalogue switch (then leave out radix); "
                           "without it, a textbook fat-tree of radix"),
                     *HARDWARE_PARAMETERS,
+                    *BUILD_PARAMETERS,
                 ],
                 "responses": {
                     "200": {"description": "The fabric size", "content": {
                         "application/json": {"schema": {
                             "$ref": "#/components/schemas/FabricSize"}}}},
+                    "400": ERROR_RESPONSE,
+                    "429": RATE_LIMITED_RESPONSE,
+                },
+            }},
+            "/api/acceptance.txt": {"get": {
+                "operationId": "acceptance",
+                "summary": "The acceptance test plan of a catalogue plan, as text in the "
+                           "request's language: link checks per port group, perftest per "
+                           "link class, nccl-tests with the estimate as the pass threshold, "
+                           "the counters to read",
+                "description": "The same query parameters as /api/fabric (a fabric, or the "
+                               "recommended fabric of the cluster; radix is refused).",
+                "parameters": [
+                    _int("gpus", GPUS_MIN, GPUS_MAX, True, "Total GPUs"),
+                    _int("gpus_per_server", GPS_MIN, GPS_MAX, False, "GPUs per server", 8),
+                    _enum("fabric", ["roce-v2-400g", "roce-v2-800g", "infiniband"], False,
+                          "The fabric to test (default: the recommended one)"),
+                    *HARDWARE_PARAMETERS,
+                    *BUILD_PARAMETERS,
+                ],
+                "responses": {
+                    "200": {"description": "The test plan", "content": {
+                        "text/plain": {"schema": {"type": "string"}}}},
                     "400": ERROR_RESPONSE,
                     "429": RATE_LIMITED_RESPONSE,
                 },
@@ -232,7 +352,8 @@ def openapi_document(server_url: str) -> dict:
                 "retry_after": {"type": "integer", "minimum": 1}}},
             "FabricSize": {"type": "object", "required": [
                 "tiers", "leaf", "spine", "core", "switches", "links", "transceiver_ends"],
-                           "properties": {**SIZE_PROPERTIES, **PLAN_PROPERTIES}},
+                           "properties": {**SIZE_PROPERTIES, **PLAN_PROPERTIES,
+                                          **BUILD_PROPERTIES}},
             "Tuning": {"type": "object", "properties": {
                 "family": {"type": "string"},
                 "os": {"type": "string", "description": "The switch operating system the "

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from django.http import HttpRequest, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
@@ -15,9 +15,11 @@ from selector.api.openapi import openapi_document
 from selector.api.throttle import rate_limited
 from selector.content.httpcache import cacheable
 from selector.content.snapshot import current as current_content
+from selector.core import explain
 from selector.domain import Fabric, FabricTooLarge, SizingError, plan_fabric, size_fabric
 from selector.domain.recommend import FabricOption
-from selector.planner.presenter import api_dict
+from selector.planner.build import acceptance_text
+from selector.planner.presenter import api_dict, fabric_api
 from selector.planner.services import fresh
 from selector.planner.words import no_plan_text
 
@@ -43,7 +45,7 @@ def recommend(request: HttpRequest) -> JsonResponse:
     form = RecommendQuery(request.GET)
     if not form.is_valid():
         return _errors(form)
-    return _json(api_dict(fresh(form.answers())))
+    return _json(api_dict(fresh(form.answers()), form.build_params()))
 
 
 @rate_limited
@@ -72,20 +74,61 @@ def fabric(request: HttpRequest) -> JsonResponse:
     return _json(result)
 
 
-def _catalogue_plan(fabric_code: Fabric, form: FabricQuery) -> JsonResponse:
+def _planned(fabric_code: Fabric, form: FabricQuery):
+    """The catalogue plan of ``fabric_code``, or the 400 that says why there is none."""
     answers = form.answers()
     try:
         content = current_content()
         plan = plan_fabric(fabric_code, answers, content.catalogue, content.prices)
     except FabricTooLarge as exc:
         option = FabricOption(fabric_code, None, error="too_large", max_gpus=exc.max_gpus)
-        return _json({"errors": {"gpus": [no_plan_text(option)]}}, status=400)
+        return None, _json({"errors": {"gpus": [no_plan_text(option)]}}, status=400)
     except LookupError:
         option = FabricOption(fabric_code, None, error="no_switch")
-        return _json({"errors": {"fabric": [no_plan_text(option)]}}, status=400)
-    body = FabricOption(fabric_code, plan).api_dict()
+        return None, _json({"errors": {"fabric": [no_plan_text(option)]}}, status=400)
+    return plan, None
+
+
+def _catalogue_plan(fabric_code: Fabric, form: FabricQuery) -> JsonResponse:
+    plan, error = _planned(fabric_code, form)
+    if error is not None:
+        return error
+    body = fabric_api(FabricOption(fabric_code, plan), form.build_params())
     assert body is not None  # a planned option always has its API body
     return _json(body)
+
+
+@rate_limited
+@require_safe
+@cacheable
+def acceptance(request: HttpRequest) -> HttpResponse:
+    """The acceptance test plan as text, for the same query as /api/fabric. Without
+    ``fabric`` it is the recommended fabric of the answers (a textbook fat-tree has no
+    switch to test)."""
+    form = FabricQuery(request.GET)
+    if not form.is_valid():
+        return _errors(form)
+    data = form.cleaned_data
+    if data["radix"]:
+        return _json({"errors": {"radix": [_("The acceptance test plan needs a catalogue "
+                                             "plan: give a fabric, not a radix.")]}},
+                     status=400)
+    if data["fabric"]:
+        fabric_code = Fabric(data["fabric"])
+    else:
+        fabric_code = fresh(form.answers()).decision.recommendation
+        if fabric_code == Fabric.STANDARD:
+            return _json({"errors": {"fabric": [_("The standard network has no back-end "
+                                                  "fabric to test: give a fabric.")]}},
+                         status=400)
+    plan, error = _planned(fabric_code, form)
+    if error is not None:
+        return error
+    assert plan is not None
+    text = acceptance_text(plan, explain.fabric_label(fabric_code), form.build_params())
+    response = HttpResponse(text, content_type="text/plain; charset=utf-8")
+    response["Content-Disposition"] = 'inline; filename="acceptance-test-plan.txt"'
+    return response
 
 
 @rate_limited

@@ -54,7 +54,7 @@ class ComparisonRowAdmin(admin.ModelAdmin):
 @admin.register(Switch)
 class SwitchAdmin(admin.ModelAdmin):
     list_display = ["key", "vendor", "model", "technology", "ports", "port_speed_gbps",
-                    "breakout", "power_w", "priority", "source_date", "is_active"]
+                    "breakout", "power_w", "rack_units", "priority", "source_date", "is_active"]
     list_filter = ["technology", "vendor", "is_active"]
     search_fields = ["key", "vendor", "model", "asic", "source_title"]
 

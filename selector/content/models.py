@@ -293,6 +293,9 @@ class Switch(SourceFields):
                                 help_text=_("Comma-separated, e.g. 400,200"))
     cages = models.PositiveIntegerField(_("cages"), default=0)
     power_w = models.PositiveIntegerField(_("maximum power (W)"), null=True, blank=True)
+    rack_units = models.PositiveSmallIntegerField(
+        _("rack units"), null=True, blank=True,
+        help_text=_("Height from the switch's own documents; empty where none gives it."))
     priority = models.PositiveSmallIntegerField(
         _("priority"), default=100,
         help_text=_("Breaks ties in the vendor-neutral pick (lower first)."))
@@ -315,6 +318,7 @@ class Switch(SourceFields):
             breakout=tuple(int(x) for x in self.breakout.replace(" ", "").split(",") if x),
             asic=self.asic, family=self.family, vendor_key=self.vendor_key,
             cages=self.cages, power_w=self.power_w, priority=self.priority,
+            rack_units=self.rack_units,
         )
 
 

@@ -77,7 +77,8 @@ class SwitchSpec:
     splits into (400 and 200: one 800G OSFP port = 2 x 400G = 4 x 200G). ``cages`` are the
     physical cages (a QM9700 has 32 OSFP cages of 2 x 400G ports). ``family`` keys the
     tuning profile (``tuning.PROFILES``); ``vendor_key`` is the vendor preference value.
-    ``power_w`` is the datasheet maximum, None where no source gives it."""
+    ``power_w`` is the datasheet maximum, None where no source gives it; ``rack_units`` the
+    height in rack units from the switch's own documents (None where none gives it)."""
 
     key: str
     vendor: str
@@ -93,6 +94,7 @@ class SwitchSpec:
     cages: int = 0
     power_w: int | None = None
     priority: int = 100
+    rack_units: int | None = None
 
     @property
     def speed_gbps(self) -> int:  # the native speed (API field since the first release)
@@ -139,6 +141,7 @@ class SwitchSpec:
             ],
             "cages": self.cage_count,
             "power_w": self.power_w,
+            "rack_units": self.rack_units,
             "priority": self.priority,
             "source": self.source.to_dict(),
             "sources": [s.to_dict() for s in self.sources],
@@ -159,6 +162,7 @@ class SwitchSpec:
             vendor_key=data.get("vendor_key", ""), cages=int(data.get("cages") or 0),
             power_w=None if data.get("power_w") is None else int(data["power_w"]),
             priority=int(data.get("priority", 100)),
+            rack_units=None if data.get("rack_units") is None else int(data["rack_units"]),
         )
 
 
@@ -365,6 +369,7 @@ DEFAULT_SWITCHES: tuple[SwitchSpec, ...] = (
         asic="NVIDIA Spectrum-4", technology="ethernet", family="nvidia-spectrum",
         vendor_key="nvidia", ports=64, port_speed_gbps=800, breakout=(400, 200), cages=64,
         priority=10, sources=(SN5000_PORTS, SN5600_HWMGMT),
+        rack_units=2,  # "SN5000 2U Switch Systems" (SN5000_PORTS, the manual's title)
     ),
     SwitchSpec(
         key="arista-7060x6-64pe", vendor="Arista", model="7060X6-64PE",
@@ -377,12 +382,14 @@ DEFAULT_SWITCHES: tuple[SwitchSpec, ...] = (
         asic="NVIDIA Quantum-2", technology="infiniband", family="nvidia-quantum",
         vendor_key="nvidia", ports=64, port_speed_gbps=400, breakout=(200,), cages=32,
         priority=10, sources=(QM9700_PORTS, QM9700_KERNEL, SUPERPOD_B200),
+        rack_units=1,  # "QM97XX 1U NDR ... Switch Systems" (QM9700_PORTS, the manual's title)
     ),
     SwitchSpec(
         key="nvidia-q3400", vendor="NVIDIA", model="Quantum-X800 Q3400-RA",
         asic="NVIDIA Quantum-X800", technology="infiniband", family="nvidia-quantum",
         vendor_key="nvidia", ports=144, port_speed_gbps=800, cages=72,
         priority=10, sources=(XDR_MANUAL, Q3400_HWMGMT, XDR_OPTICS),
+        rack_units=4,  # "144 aggregated XDR ports at 800Gbps, 4U" (Q3400_HWMGMT)
     ),
     # Domestic: Asterfusion, 星融元 in Chinese (as its own site writes it,
     # https://asterfusion.com/easyroce/, read 2026-12-02). Ports and breakouts from the

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import cached_property
+from urllib.parse import urlencode
 
 from django.conf import settings
 from django.templatetags.static import static
@@ -39,6 +40,7 @@ from selector.domain.decision import throughput_matters
 from selector.domain.plan import NOTE_SOURCES
 from selector.domain.tuning import InfinibandTuning, infiniband_tuning
 from selector.planner import words
+from selector.planner.build import BuildParams, BuildView, build_api, build_view
 from selector.planner.diagram import fabric_svg
 from selector.planner.services import snapshot_digest
 from selector.planner.words import money, num, watts
@@ -242,6 +244,7 @@ class ViewModel:
     engine_version: str
     catalogue_version: str
     organization: dict = field(default_factory=dict)
+    build_params: BuildParams = field(default_factory=BuildParams)
 
     @property
     def decision(self):
@@ -263,6 +266,30 @@ class ViewModel:
         if self.rec.tuning is None and self.tuning is not None:
             return _("InfiniBand tuning")
         return _("Lossless tuning for RoCE v2")
+
+    @cached_property
+    def build(self) -> BuildView | None:
+        """The build part (issue 23): estimate per planned fabric, failure domains, racks,
+        acceptance plan, all from the frozen plans."""
+        plans = [(view.plan, view.label) for view in self.fabrics if view.plan is not None]
+        return build_view(plans, self.build_params)
+
+    @cached_property
+    def acceptance_url(self) -> str:
+        """/api/acceptance.txt for the recommended plan (the runner-up when the standard
+        network has none), same query as /api/fabric."""
+        view = self.shown_fabric
+        if view is None:
+            return ""
+        data = self.rec.answers.to_dict()
+        query = {"gpus": data["gpus"], "gpus_per_server": data["gpus_per_server"],
+                 "fabric": view.fabric}
+        for key in ("nic_speed", "nics_per_server", "vendor", "distance"):
+            if data.get(key) is not None:
+                query[key] = data[key]
+        extra = self.build_params.query()
+        return reverse("api-acceptance") + "?" + urlencode(query) + (
+            "&" + extra if extra else "")
 
     @cached_property
     def sources(self) -> list[SourceView]:
@@ -562,7 +589,8 @@ def organization_node(company) -> dict:
 # --- the view-model --------------------------------------------------------------------------
 
 
-def present(rec: Recommendation, *, company=None, id_prefix: str = "fabric") -> ViewModel:
+def present(rec: Recommendation, *, company=None, id_prefix: str = "fabric",
+            build: BuildParams | None = None) -> ViewModel:
     """The view-model of ``rec`` in the active language."""
     decision = rec.decision
     fabrics = [_fabric_view(rec.recommended, True, f"{id_prefix}-recommended"),
@@ -611,10 +639,21 @@ def present(rec: Recommendation, *, company=None, id_prefix: str = "fabric") -> 
         engine_version=rec.engine_version,
         catalogue_version=rec.catalogue_version,
         organization=organization_node(company) if company is not None else {},
+        build_params=build or BuildParams(),
     )
 
 
-def api_dict(rec: Recommendation) -> dict:
+def fabric_api(option: FabricOption, build: BuildParams | None = None) -> dict | None:
+    """The API's ``fabric`` object: the plan, plus its build part (``performance``,
+    ``failure_domains``, ``racks``); /api/fabric and /api/recommend both use it."""
+    data = option.api_dict()
+    if data is None or option.plan is None:
+        return data
+    data.update(build_api(option.plan, build or BuildParams()))
+    return data
+
+
+def api_dict(rec: Recommendation, build: BuildParams | None = None) -> dict:
     """The API's body for /api/recommend (words in the active language)."""
     decision = rec.decision
     return {
@@ -628,8 +667,8 @@ def api_dict(rec: Recommendation) -> dict:
         "reason_keys": [r.to_dict() for r in decision.reasons],
         "runner_up": decision.runner_up.value,
         "what_if": [{**w.to_dict(), "text": explain.what_if_text(w)} for w in decision.what_if],
-        "fabric": rec.recommended.api_dict(),
-        "runner_up_fabric": rec.runner_up.api_dict(),
+        "fabric": fabric_api(rec.recommended, build),
+        "runner_up_fabric": fabric_api(rec.runner_up, build),
         "fabric_error": _error(rec.recommended),
         "runner_up_fabric_error": _error(rec.runner_up),
         "tuning": _tuning_api(rec.tuning),

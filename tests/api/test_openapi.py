@@ -50,6 +50,9 @@ def _check_against_document(operation: dict, response) -> dict:
     assert str(response.status_code) in documented, (response.status_code, response.content)
     content = documented[str(response.status_code)]["content"]
     assert response["Content-Type"].split(";")[0] in content
+    if response["Content-Type"].startswith("text/plain"):  # /api/acceptance.txt
+        assert content["text/plain"]["schema"] == {"type": "string"} and response.content
+        return {}
     schema = content["application/json"]["schema"]
     body = json.loads(response.content)
     pointer = schema["$ref"].replace("#", "urn:selector-openapi#", 1)
@@ -62,6 +65,9 @@ def _check_against_document(operation: dict, response) -> dict:
 def _value(schema: dict) -> st.SearchStrategy[str]:
     if "enum" in schema:
         return st.sampled_from(schema["enum"])
+    if schema["type"] == "number":
+        return st.floats(schema["minimum"], schema["maximum"]).map(lambda x: f"{x:.6g}").filter(
+            lambda text: schema["minimum"] <= float(text) <= schema["maximum"])
     assert schema["type"] == "integer", schema
     return st.integers(schema["minimum"], schema["maximum"]).map(str)
 
@@ -73,6 +79,11 @@ def _outside(schema: dict) -> st.SearchStrategy[str]:
             return st.text(min_size=1, max_size=8).filter(
                 lambda s: s.strip().lower() not in values)
         return st.text(min_size=1, max_size=8).filter(lambda s: s not in schema["enum"])
+    if schema["type"] == "number":
+        return st.one_of(st.floats(max_value=schema["minimum"] / 2, allow_nan=False,
+                                   allow_infinity=False),
+                         st.floats(min_value=schema["maximum"] * 2, allow_nan=False,
+                                   allow_infinity=False)).map(repr)
     return st.one_of(st.integers(max_value=schema["minimum"] - 1),
                      st.integers(min_value=schema["maximum"] + 1)).map(str)
 
@@ -91,7 +102,8 @@ def test_the_document_is_valid_openapi_and_names_every_api_route():
     validate_openapi(copy.deepcopy(DOC))
     routes = {"/api/" + str(p.pattern) for p in get_resolver(api_urls).url_patterns
               if isinstance(p, URLPattern)} - {"/api/openapi.json"}
-    assert set(DOC["paths"]) == routes == {"/api/recommend", "/api/fabric"}
+    assert set(DOC["paths"]) == routes == {"/api/recommend", "/api/fabric",
+                                           "/api/acceptance.txt"}
 
 
 def test_the_served_document_is_the_document_of_this_host(client):
@@ -138,6 +150,9 @@ def test_the_required_parameters_alone_give_the_documented_200(client, content, 
     response = client.get(path, {k: v for k, v in query.items() if k in required})
     assert response.status_code == 200
     body = _check_against_document(operation, response)
+    if path == "/api/acceptance.txt":  # the recommended fabric's test plan, as text
+        assert "all_reduce_perf" in response.content.decode()
+        return
     # 512 GPUs: a textbook radix-64 tree (16 leaves, 8 spines), or the recommended 400G
     # links on a 64 x 800G switch split into 128 x 400G ports (8 leaves, 4 spines).
     fabric = body.get("fabric", body)

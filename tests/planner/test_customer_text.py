@@ -190,7 +190,7 @@ def test_sharp_and_subnet_management_rows_are_sourced_on_both_sides(client, cont
     from selector.content.models import ComparisonRow
 
     migration = importlib.import_module(
-        "selector.content.migrations.0007_comparison_rows_sharp_sm_plan22")
+        "selector.content.migrations.0007_comparison_rows_sharp_subnet_manager")
     slugs = ["in-network-reduction", "subnet-management"]
     for slug in slugs:
         row = ComparisonRow.objects.get(slug=slug)

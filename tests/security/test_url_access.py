@@ -30,6 +30,7 @@ EXPECTED: dict[str, dict] = {
     "favicon": {"all": 200},
     "api-recommend": {"all": 400},  # no parameters: a 400 with the field errors
     "api-fabric": {"all": 400},
+    "api-acceptance": {"all": 400},  # no parameters: the same 400 as /api/fabric
     "api-openapi": {"all": 200},
     "robots_txt": {"all": 200},
     "sitemap_xml": {"all": 200},

@@ -50,7 +50,7 @@ def backwards(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("content", "0007_comparison_rows_sharp_sm_plan22"),
+        ("content", "0007_comparison_rows_sharp_subnet_manager"),
     ]
 
     operations = [migrations.RunPython(forwards, backwards)]
