@@ -171,6 +171,12 @@ def test_result_pages(client, channels, rule):
     html = client.get("/wizard/result/").content.decode()
     assert "规则" in html
     assert check_html(html, f"result {rule}") == []
+    # Each what-if preview it offers (issue 26, finding 4) reads in Chinese too.
+    previews = re.findall(r'class="what-if-btn" href="([^"]+)"', html)
+    for url in previews:
+        page = client.get(url.replace("&amp;", "&")).content.decode()
+        assert "假设预览" in page and "采用这些答案" in page
+        assert check_html(page, f"what-if {url}") == []
 
 
 def test_shared_result_contact_thanks_and_429(client, channels, settings):

@@ -63,6 +63,13 @@ def test_no_serious_violation_on_any_page_of_the_journey(new_page, journey, pref
     page.wait_for_url(f"**{prefix}/wizard/result/")
     page.locator("[data-testid=result-summary]").wait_for()
     found += _blocking(page, axe, prefix + "/wizard/result/")
+    # A what-if preview (issue 26, finding 4), then back to the own result.
+    page.click("a.what-if-btn >> nth=0")
+    page.locator("[data-testid=what-if-preview]").wait_for()
+    found += _blocking(page, axe, prefix + "/wizard/result/what-if/")
+    page.click("[data-testid=what-if-apply] a")
+    page.wait_for_url(f"**{prefix}/wizard/result/")
+    page.locator("[data-testid=report-button]").wait_for()
     page.click("[data-testid=report-button]")
     page.wait_for_url(f"**{prefix}/contact/")
     found += _blocking(page, axe, prefix + "/contact/")
