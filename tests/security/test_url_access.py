@@ -39,6 +39,7 @@ EXPECTED: dict[str, dict] = {
     "wizard:start": {"all": 302},  # to the first open step (no session is created here)
     "wizard:step": {"all": 200},
     "wizard:result": {"all": 302},  # incomplete answers: back to the first open step
+    "wizard:what_if": {"all": 302},  # a preview of a finished wizard only; else the first step
     "wizard:shared": {"all": 200},
     "wizard:shared_card": {"all": 200},  # the shared result's sharing image
     # The shared result links here: a GET without Sec-Fetch-Site: same-origin asks first.
