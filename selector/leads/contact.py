@@ -5,24 +5,27 @@ from __future__ import annotations
 
 import logging
 import time
+from datetime import datetime
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_http_methods, require_safe
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from selector.content.queries import company
 from selector.core.sharing import share_token
 from selector.core.siteurl import absolute, site_url
 from selector.domain import Answers, InvalidAnswers
 from selector.leads import abuse
+from selector.leads.callback import CallbackForm, request_callback
 from selector.leads.forms import ContactForm
 from selector.leads.lifecycle import submit_lead
-from selector.leads.models import Lead
+from selector.leads.models import Lead, LeadEvent
 from selector.leads.privacy import PRIVACY_NOTICE_VERSION
 from selector.leads.report.delivery import report_email_status
 from selector.leads.report.links import customer_report_path
@@ -137,21 +140,35 @@ def contact(request: HttpRequest) -> HttpResponse:
         **_privacy_context()})
 
 
+def _thanks_lead(request: HttpRequest) -> Lead | None:
+    """The lead this browser just submitted (the newest in its session), or None."""
+    ids = request.session.get(SESSION_LEADS_KEY, [])
+    lead = Lead.objects.filter(public_id__in=ids[-1:]).first() if ids else None
+    if lead is None and ids:  # deleted (on request or by retention): forget it here too
+        request.session[SESSION_LEADS_KEY] = []
+    return lead
+
+
 @never_cache
 @require_safe
 def thanks(request: HttpRequest) -> HttpResponse:
     """Thank-you page of the lead this browser just submitted (nothing else: the URL has
     no id to guess; the lead comes from the visitor's own session)."""
-    ids = request.session.get(SESSION_LEADS_KEY, [])
-    lead = Lead.objects.filter(public_id__in=ids[-1:]).first() if ids else None
+    lead = _thanks_lead(request)
     if lead is None:
-        if ids:  # the lead was deleted (on request or by retention): forget it here too
-            request.session[SESSION_LEADS_KEY] = []
         return redirect("public:contact")
+    return _thanks_page(request, lead)
+
+
+def _thanks_page(request: HttpRequest, lead: Lead, *, callback_form: CallbackForm | None = None,
+                 status: int = 200) -> HttpResponse:
     try:
         answers = Answers.from_dict(lead.answers)
     except InvalidAnswers:  # a snapshot from an older engine must not break the page
         answers = None
+    requested = [timezone.localtime(datetime.fromisoformat(e.data["due"]))
+                 for e in lead.events.filter(kind=LeadEvent.Kind.CALLBACK_REQUESTED)
+                 if isinstance(e.data.get("due"), str)]
     return render(request, "leads/thanks.html", {
         "lead": lead,
         # Root-relative: works on whatever host and port the page was served from.
@@ -159,7 +176,35 @@ def thanks(request: HttpRequest) -> HttpResponse:
         "share_url": absolute(reverse("wizard:shared", args=[share_token(answers)]), request)
         if answers else "",
         "email_status": report_email_status(lead),
-    })
+        # "Talk to an engineer" (issue 26, finding 10): WeCom, tagged with the report
+        # number, or a call-back at the customer's time (leads with a phone number).
+        "wecom_url": company().wecom_link_for(lead.report_number),
+        "callback_form": callback_form or (CallbackForm() if lead.phone else None),
+        "callbacks_requested": requested,
+    }, status=status)
+
+
+@never_cache
+@require_POST
+def callback_request(request: HttpRequest) -> HttpResponse:
+    """The thank-you page's call-back form (CSRF-protected POST): the lead of this browser's
+    session gets a call at the customer's preferred time (selector.leads.callback), then
+    back to the thank-you page (Post/Redirect/Get); a refused form shows its errors."""
+    lead = _thanks_lead(request)
+    if lead is None:
+        return redirect("public:contact")
+    if not lead.phone:
+        return HttpResponseRedirect(reverse("public:thanks"), status=303)
+    form = CallbackForm(request.POST)
+    if form.is_valid():
+        try:
+            request_callback(lead=lead, preferred=form.cleaned_data["preferred"],
+                             note=form.cleaned_data["note"])
+        except ValidationError as exc:
+            form.add_error(None, exc)
+        else:
+            return HttpResponseRedirect(reverse("public:thanks") + "#talk", status=303)
+    return _thanks_page(request, lead, callback_form=form, status=400)
 
 
 @require_safe

@@ -389,6 +389,9 @@ def _result_page(request: HttpRequest, ws: WizardSession, *, push: str | None = 
         "what_if_error": what_if_error,
         "preview": preview,
         "view_mode": "preview" if preview is not None else "own",  # the cached head's too
+        # "Talk to an engineer" (issue 26, finding 10): no report number before the contact
+        # step, so the WeCom link says only that it came from a result page.
+        "wecom_url": company().wecom_link_for("selector-result"),
     })
     if preview is not None:
         context["what_ifs"] = []  # no what-if of a what-if: apply this one first
