@@ -46,6 +46,8 @@ EXPECTED: dict[str, dict] = {
     "wizard:handoff": {"all": 200},
     "public:contact": {"all": 302},  # no finished wizard: back to the wizard
     "public:thanks": {"all": 302},  # nothing submitted in this session
+    # POST only (the call-back request of the session's own lead, tests/leads/test_callback.py).
+    "public:callback": {"all": 405},
     "public:privacy": {"all": 200},
     "reports:customer": {"all": 200},  # the signed link is the credential
     "reports:customer_web": {"all": 200},
