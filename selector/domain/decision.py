@@ -588,13 +588,13 @@ def _what_if(answers: Answers, current: Fabric) -> tuple[WhatIf, ...]:
 
     here = answers.gpus
     best: dict[Fabric, tuple[int, str]] = {}
-    for value in sorted(c for c in _gpus_candidates(answers.gpus_per_server) if c > here):
-        rule = outcome("gpus", value)
+    for size in sorted(c for c in _gpus_candidates(answers.gpus_per_server) if c > here):
+        rule = outcome("gpus", size)
         fabric = RULES_BY_ID[rule].recommendation
         if fabric != current and fabric not in best:
-            best[fabric] = (value, rule)
-    for fabric, (value, rule) in sorted(best.items(), key=lambda item: item[1][0]):
-        out.append(WhatIf("gpus", value, fabric, rule))
+            best[fabric] = (size, rule)
+    for fabric, (size, rule) in sorted(best.items(), key=lambda item: item[1][0]):
+        out.append(WhatIf("gpus", size, fabric, rule))
 
     for name, values in _ENUMERATED:
         for value in values:
