@@ -53,6 +53,8 @@ def _remember(request: HttpRequest, lead: Lead) -> None:
     request.session[SESSION_LEADS_KEY] = [*ids[-9:], str(lead.public_id)]
 
 
+# A refused call-back request, kept for the thank-you page's next GET (read once).
+CALLBACK_DRAFT_KEY = "callback_draft"
 # A refused contact form, kept for the GET that shows it (Post/Redirect/Get: Back after a
 # later successful submit never lands on a POST). Read once, dropped after DRAFT_MAX_AGE.
 DRAFT_KEY = "contact_draft"
@@ -157,11 +159,11 @@ def thanks(request: HttpRequest) -> HttpResponse:
     lead = _thanks_lead(request)
     if lead is None:
         return redirect("public:contact")
-    return _thanks_page(request, lead)
+    return _thanks_page(request, lead, callback_form=_pop_callback_draft(request))
 
 
-def _thanks_page(request: HttpRequest, lead: Lead, *, callback_form: CallbackForm | None = None,
-                 status: int = 200) -> HttpResponse:
+def _thanks_page(request: HttpRequest, lead: Lead, *,
+                 callback_form: CallbackForm | None = None) -> HttpResponse:
     try:
         answers = Answers.from_dict(lead.answers)
     except InvalidAnswers:  # a snapshot from an older engine must not break the page
@@ -181,7 +183,7 @@ def _thanks_page(request: HttpRequest, lead: Lead, *, callback_form: CallbackFor
         "wecom_url": company().wecom_link_for(lead.report_number),
         "callback_form": callback_form or (CallbackForm() if lead.phone else None),
         "callbacks_requested": requested,
-    }, status=status)
+    })
 
 
 @never_cache
@@ -189,22 +191,39 @@ def _thanks_page(request: HttpRequest, lead: Lead, *, callback_form: CallbackFor
 def callback_request(request: HttpRequest) -> HttpResponse:
     """The thank-you page's call-back form (CSRF-protected POST): the lead of this browser's
     session gets a call at the customer's preferred time (selector.leads.callback), then
-    back to the thank-you page (Post/Redirect/Get); a refused form shows its errors."""
+    back to the thank-you page (Post/Redirect/Get both ways: a refused form is shown there
+    with its errors, once)."""
     lead = _thanks_lead(request)
     if lead is None:
         return redirect("public:contact")
     if not lead.phone:
         return HttpResponseRedirect(reverse("public:thanks"), status=303)
     form = CallbackForm(request.POST)
+    refused = ""
     if form.is_valid():
         try:
             request_callback(lead=lead, preferred=form.cleaned_data["preferred"],
                              note=form.cleaned_data["note"])
         except ValidationError as exc:
-            form.add_error(None, exc)
+            refused = " ".join(exc.messages)
         else:
             return HttpResponseRedirect(reverse("public:thanks") + "#talk", status=303)
-    return _thanks_page(request, lead, callback_form=form, status=400)
+    # Post/Redirect/Get, as the contact form: the thank-you page shows what was refused.
+    request.session[CALLBACK_DRAFT_KEY] = {
+        "data": {k: request.POST.get(k, "")[:500] for k in ("preferred", "note")},
+        "refused": refused}
+    return HttpResponseRedirect(reverse("public:thanks") + "#talk", status=303)
+
+
+def _pop_callback_draft(request: HttpRequest) -> CallbackForm | None:
+    draft = request.session.pop(CALLBACK_DRAFT_KEY, None)
+    if not isinstance(draft, dict) or not isinstance(draft.get("data"), dict):
+        return None
+    form = CallbackForm({k: str(v) for k, v in draft["data"].items()})
+    form.is_valid()
+    if draft.get("refused"):
+        form.add_error(None, str(draft["refused"]))
+    return form
 
 
 @require_safe

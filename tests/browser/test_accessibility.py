@@ -5,9 +5,12 @@ violation. Keyboard: the configuration snippet can be reached and scrolled with 
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from django.core.management import call_command
+from django.utils import timezone
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -84,6 +87,15 @@ def test_no_serious_violation_on_any_page_of_the_journey(new_page, journey, pref
     page.click(".lead-form button[type=submit]")
     page.wait_for_url(f"**{prefix}/contact/thanks/")
     found += _blocking(page, axe, prefix + "/contact/thanks/")
+    # Talk to an engineer (issue 26, finding 10): a refused call-back, then one accepted.
+    page.click(".callback-form button[type=submit]")
+    page.locator(".callback-form .field-error").first.wait_for()
+    found += _blocking(page, axe, prefix + "/contact/thanks/callback/ (errors)")
+    tomorrow = (timezone.localtime() + dt.timedelta(days=1)).strftime("%Y-%m-%dT10:00")
+    page.fill("input[name=preferred]", tomorrow)
+    page.click(".callback-form button[type=submit]")
+    page.locator("[data-testid=callback-requested]").wait_for()
+    found += _blocking(page, axe, prefix + "/contact/thanks/ (call-back requested)")
     assert found == [], "\n".join(found)
 
 

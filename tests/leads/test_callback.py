@@ -130,8 +130,12 @@ def test_a_bad_time_is_refused_and_records_nothing(submitted, preferred):
     if preferred == "now":
         preferred = _local(timezone.now())
     response = submitted.post(CALLBACK, {"preferred": preferred, "note": "hi"})
-    assert response.status_code == 400
-    assert 'class="field-error" role="alert"' in response.content.decode()
+    assert response.status_code == 303 and response["Location"] == "/contact/thanks/#talk"
+    html = submitted.get("/contact/thanks/").content.decode()
+    assert 'class="field-error" role="alert"' in html
+    assert 'value="hi"' in html  # what was typed is kept
+    # Shown once: a reload shows the form without the error.
+    assert 'class="field-error"' not in submitted.get("/contact/thanks/").content.decode()
     assert not LeadEvent.objects.filter(kind=LeadEvent.Kind.CALLBACK_REQUESTED).exists()
     assert Lead.objects.get().next_action_due is None
 
@@ -139,7 +143,8 @@ def test_a_bad_time_is_refused_and_records_nothing(submitted, preferred):
 def test_a_long_or_control_character_note_is_refused(submitted):
     at = _local(_tomorrow_ten())
     for note in ("x" * 201, "hi\x00there"):
-        assert submitted.post(CALLBACK, {"preferred": at, "note": note}).status_code == 400
+        assert submitted.post(CALLBACK, {"preferred": at, "note": note}).status_code == 303
+        assert 'class="field-error"' in submitted.get("/contact/thanks/").content.decode()
     assert not LeadEvent.objects.filter(kind=LeadEvent.Kind.CALLBACK_REQUESTED).exists()
 
 
@@ -166,8 +171,8 @@ def test_at_most_a_few_requests_per_lead(submitted):
     for i in range(MAX_REQUESTS + 1):
         at = _tomorrow_ten() + dt.timedelta(hours=i)
         response = submitted.post(CALLBACK, {"preferred": _local(at)})
-    assert response.status_code == 400
-    assert "我们已收到您的回电请求" in response.content.decode()
+    assert response.status_code == 303
+    assert "我们已收到您的回电请求" in submitted.get("/contact/thanks/").content.decode()
     assert LeadEvent.objects.filter(kind=LeadEvent.Kind.CALLBACK_REQUESTED).count() == (
         MAX_REQUESTS)
 
