@@ -113,7 +113,9 @@ def check_html(html: str, where: str) -> list[str]:
 
 
 EXAMPLE_CHANNELS = {"phone": "400-000-0000", "email": "sales@example.com",
-                    "wechat_name_zh": "示例公众号", "wechat_qr_url": "https://weixin.qq.com/r/x"}
+                    "wechat_name_zh": "示例公众号", "wechat_qr_url": "https://weixin.qq.com/r/x",
+                    # "Talk to an engineer" on the result and thank-you pages (issue 26).
+                    "wecom_link": "https://work.weixin.qq.com/ca/cawcde0123456789"}
 
 
 @pytest.fixture
