@@ -21,6 +21,7 @@ MODULES = [
     "bench.bench_core",
     "bench.bench_wizard",
     "bench.bench_public",
+    "bench.bench_floors",  # landing vs hello-world, wizard step vs its floor (issue 26)
     "bench.bench_leads",
     "bench.bench_reports",
     "bench.bench_staff",
