@@ -113,7 +113,9 @@ def check_html(html: str, where: str) -> list[str]:
 
 
 EXAMPLE_CHANNELS = {"phone": "400-000-0000", "email": "sales@example.com",
-                    "wechat_name_zh": "示例公众号", "wechat_qr_url": "https://weixin.qq.com/r/x"}
+                    "wechat_name_zh": "示例公众号", "wechat_qr_url": "https://weixin.qq.com/r/x",
+                    # "Talk to an engineer" on the result and thank-you pages (issue 26).
+                    "wecom_link": "https://work.weixin.qq.com/ca/cawcde0123456789"}
 
 
 @pytest.fixture
@@ -171,6 +173,12 @@ def test_result_pages(client, channels, rule):
     html = client.get("/wizard/result/").content.decode()
     assert "规则" in html
     assert check_html(html, f"result {rule}") == []
+    # Each what-if preview it offers (issue 26, finding 4) reads in Chinese too.
+    previews = re.findall(r'class="what-if-btn" href="([^"]+)"', html)
+    for url in previews:
+        page = client.get(url.replace("&amp;", "&")).content.decode()
+        assert "假设预览" in page and "采用这些答案" in page
+        assert check_html(page, f"what-if {url}") == []
 
 
 def test_shared_result_contact_thanks_and_429(client, channels, settings):

@@ -26,7 +26,7 @@ class CompanyProfileAdmin(admin.ModelAdmin):
                              "empty to hide it; never enter a number or address the team "
                              "does not answer."),
             "fields": ["phone", "email", "wechat_name_zh", "wechat_name_en", "wechat_qr_url",
-                       "address_zh", "address_en"]}),
+                       "wecom_link", "address_zh", "address_en"]}),
     ]
 
 

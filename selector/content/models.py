@@ -30,6 +30,37 @@ class Localized:
         return value or getattr(obj, f"{self.base}_zh")
 
 
+# WeCom's customer-acquisition links (企业微信「获客链接」) open on this host and path, as
+# the API returns them: "url": "https://work.weixin.qq.com/ca/xxxxxx" (企业微信开发者中心,
+# 获客链接管理, https://developer.work.weixin.qq.com/document/path/97297, read 2026-12-03).
+WECOM_LINK_PREFIX = "https://work.weixin.qq.com/ca/"
+# "用户可在获客链接后拼接customer_channel=自定义字符串，字符串不超过64字节，超过会被截断"; the
+# customers added through such a link carry it back as ``state`` (企业微信开发者中心,
+# 获取由获客链接添加的客户信息, https://developer.work.weixin.qq.com/document/path/101359,
+# last updated 2026-02-06, read 2026-12-03).
+WECOM_CHANNEL_MAX_BYTES = 64
+
+
+def validate_wecom_link(value: str) -> None:
+    if value and not value.startswith(WECOM_LINK_PREFIX):
+        raise ValidationError(_("A WeCom customer-acquisition link starts with %(prefix)s"),
+                              params={"prefix": WECOM_LINK_PREFIX}, code="wecom_link")
+
+
+def wecom_link_with_channel(link: str, channel: str) -> str:
+    """``link`` with ``customer_channel=<channel>`` appended (after its own query, such as
+    ``comp_scene``), the channel cut to WeCom's 64 bytes of its letters, digits, - and _,
+    so the sales engineer sees which report the customer came from."""
+    if not link:
+        return ""
+    safe = "".join(c for c in channel if c.isascii() and (c.isalnum() or c in "-_"))
+    safe = safe[:WECOM_CHANNEL_MAX_BYTES]
+    if not safe:
+        return link
+    joiner = "&" if "?" in link else "?"
+    return f"{link}{joiner}customer_channel={safe}"
+
+
 class CompanyProfile(models.Model):
     name_zh = models.CharField(_("name (Chinese)"), max_length=200)
     name_en = models.CharField(_("name (English)"), max_length=200)
@@ -57,6 +88,13 @@ class CompanyProfile(models.Model):
         help_text=_("The link the official account's or WeCom contact's QR code opens "
                     "(https://weixin.qq.com/... or https://work.weixin.qq.com/...). The QR "
                     "code is drawn from it on our server."))
+    # "Talk to an engineer" on the result and thank-you pages (issue 26, finding 10).
+    wecom_link = models.URLField(
+        _("WeCom customer-acquisition link"), max_length=300, blank=True,
+        validators=[validate_wecom_link],
+        help_text=_("Created in the WeCom admin (https://work.weixin.qq.com/ca/...). "
+                    "Customers open it to add an engineer; the site adds customer_channel "
+                    "with the report number."))
     website = models.URLField(_("website"), blank=True)
     address_zh = models.CharField(_("office address (Chinese)"), max_length=300, blank=True)
     address_en = models.CharField(_("office address (English)"), max_length=300, blank=True)
@@ -78,7 +116,12 @@ class CompanyProfile(models.Model):
     @property
     def has_channels(self) -> bool:
         """True when customers have a way to reach a person (phone, e-mail or WeChat)."""
-        return bool(self.phone or self.email or self.wechat_name_zh or self.wechat_qr_url)
+        return bool(self.phone or self.email or self.wechat_name_zh or self.wechat_qr_url
+                    or self.wecom_link)
+
+    def wecom_link_for(self, channel: str) -> str:
+        """The WeCom customer-acquisition link tagged with ``channel`` ("" without a link)."""
+        return wecom_link_with_channel(self.wecom_link, channel)
 
     @property
     def phone_uri(self) -> str:

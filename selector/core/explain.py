@@ -263,12 +263,13 @@ _WHAT_IF_CHOICES = {
 }
 
 
-def _what_if_condition(field: str, value: object) -> str:
+def what_if_condition(field: str, value: object) -> str:
     """The changed answer as a clause a person would write ("with 1,024 GPUs"), not
     "if <label> were <value>"."""
     value = getattr(value, "value", value)  # an enum member: its value
     if field == "gpus":
-        return _("With %(gpus)s GPUs") % {"gpus": f"{_whole(value):,}"}
+        # A what-if only ever grows the cluster (selector.domain.decision._what_if).
+        return _("If the cluster grew to %(gpus)s GPUs") % {"gpus": f"{_whole(value):,}"}
     if field == "gpus_per_server":
         return _("With %(n)s GPUs per server") % {"n": value}
     clause = _WHAT_IF_CHOICES.get(field, {}).get(str(value))
@@ -298,7 +299,7 @@ def what_if_text(item: WhatIf) -> str:
     if "(" in fabric or "（" in fabric:  # no "(…)(rule R3)" back to back
         fabric = str(FABRIC_SHORT[item.recommendation])
     return _("%(condition)s: %(fabric)s (rule %(rule)s)") % {
-        "condition": _what_if_condition(item.field, item.value),
+        "condition": what_if_condition(item.field, item.value),
         "fabric": fabric,
         "rule": item.rule,
     }

@@ -590,16 +590,16 @@ def _reasons(rule: str, a: Answers) -> tuple[Reason, ...]:
     return tuple(main)
 
 
-# Order in which alternative values of the enumerated answers are tried.
+# The alternatives a what-if offers: choices the customer could make differently (budget,
+# determinism, NIC speed) and the situation R3 asks about, in this order. What the cluster
+# is for (workload) and the servers it is built from are facts, not options, so they are
+# never offered (issue 26, finding 4); "not sure" is not an alternative NIC speed.
 _ENUMERATED: tuple[tuple[str, tuple[object, ...]], ...] = (
-    ("workload", tuple(Workload)),
     ("budget", tuple(Budget)),
     ("determinism", tuple(Determinism)),
     ("throughput_limited", (False, True)),
-    ("nic_speed", (None, *NIC_SPEEDS)),
+    ("nic_speed", NIC_SPEEDS),
 )
-# Common server sizes tried for gpus_per_server.
-GPS_CANDIDATES = (1, 2, 4, 8, 16)
 
 
 def _gpus_candidates(gpus_per_server: int) -> set[int]:
@@ -614,31 +614,24 @@ def _gpus_candidates(gpus_per_server: int) -> set[int]:
 
 
 def _what_if(answers: Answers, current: Fabric) -> tuple[WhatIf, ...]:
+    """The answer changes that would give another fabric. The cluster's size only ever
+    grows in a what-if: the smallest size it could grow to for each other fabric ("if the
+    cluster grew to 1,000 GPUs"), never a smaller cluster than the one being planned."""
     base = _fields(answers)
     out: list[WhatIf] = []
 
     def outcome(name: str, value: object) -> str:
         return _rule_id(**{**base, name: value})
 
-    def nearest(name: str, candidates: set[int]) -> None:
-        here = base[name]
-        best: dict[Fabric, tuple[int, int, str]] = {}
-        for value in candidates - {here}:
-            rule = outcome(name, value)
-            fabric = RULES_BY_ID[rule].recommendation
-            if fabric == current:
-                continue
-            key = (abs(value - here), value, rule)
-            if fabric not in best or key < best[fabric]:
-                best[fabric] = key
-        for fabric, (_, value, rule) in sorted(best.items(), key=lambda item: item[1][1]):
-            out.append(WhatIf(name, value, fabric, rule))
-
-    nearest("gpus", _gpus_candidates(answers.gpus_per_server))
-    gps_candidates = set(GPS_CANDIDATES)
-    if answers.gpus <= GPS_MAX:
-        gps_candidates.add(answers.gpus)
-    nearest("gpus_per_server", gps_candidates)
+    here = answers.gpus
+    best: dict[Fabric, tuple[int, str]] = {}
+    for size in sorted(c for c in _gpus_candidates(answers.gpus_per_server) if c > here):
+        rule = outcome("gpus", size)
+        fabric = RULES_BY_ID[rule].recommendation
+        if fabric != current and fabric not in best:
+            best[fabric] = (size, rule)
+    for fabric, (size, rule) in sorted(best.items(), key=lambda item: item[1][0]):
+        out.append(WhatIf("gpus", size, fabric, rule))
 
     for name, values in _ENUMERATED:
         for value in values:

@@ -5,24 +5,27 @@ from __future__ import annotations
 
 import logging
 import time
+from datetime import datetime
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_http_methods, require_safe
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from selector.content.queries import company
 from selector.core.sharing import share_token
 from selector.core.siteurl import absolute, site_url
 from selector.domain import Answers, InvalidAnswers
 from selector.leads import abuse
+from selector.leads.callback import CallbackForm, request_callback
 from selector.leads.forms import ContactForm
 from selector.leads.lifecycle import submit_lead
-from selector.leads.models import Lead
+from selector.leads.models import Lead, LeadEvent
 from selector.leads.privacy import PRIVACY_NOTICE_VERSION
 from selector.leads.report.delivery import report_email_status
 from selector.leads.report.links import customer_report_path
@@ -50,6 +53,8 @@ def _remember(request: HttpRequest, lead: Lead) -> None:
     request.session[SESSION_LEADS_KEY] = [*ids[-9:], str(lead.public_id)]
 
 
+# A refused call-back request, kept for the thank-you page's next GET (read once).
+CALLBACK_DRAFT_KEY = "callback_draft"
 # A refused contact form, kept for the GET that shows it (Post/Redirect/Get: Back after a
 # later successful submit never lands on a POST). Read once, dropped after DRAFT_MAX_AGE.
 DRAFT_KEY = "contact_draft"
@@ -137,21 +142,35 @@ def contact(request: HttpRequest) -> HttpResponse:
         **_privacy_context()})
 
 
+def _thanks_lead(request: HttpRequest) -> Lead | None:
+    """The lead this browser just submitted (the newest in its session), or None."""
+    ids = request.session.get(SESSION_LEADS_KEY, [])
+    lead = Lead.objects.filter(public_id__in=ids[-1:]).first() if ids else None
+    if lead is None and ids:  # deleted (on request or by retention): forget it here too
+        request.session[SESSION_LEADS_KEY] = []
+    return lead
+
+
 @never_cache
 @require_safe
 def thanks(request: HttpRequest) -> HttpResponse:
     """Thank-you page of the lead this browser just submitted (nothing else: the URL has
     no id to guess; the lead comes from the visitor's own session)."""
-    ids = request.session.get(SESSION_LEADS_KEY, [])
-    lead = Lead.objects.filter(public_id__in=ids[-1:]).first() if ids else None
+    lead = _thanks_lead(request)
     if lead is None:
-        if ids:  # the lead was deleted (on request or by retention): forget it here too
-            request.session[SESSION_LEADS_KEY] = []
         return redirect("public:contact")
+    return _thanks_page(request, lead, callback_form=_pop_callback_draft(request))
+
+
+def _thanks_page(request: HttpRequest, lead: Lead, *,
+                 callback_form: CallbackForm | None = None) -> HttpResponse:
     try:
         answers = Answers.from_dict(lead.answers)
     except InvalidAnswers:  # a snapshot from an older engine must not break the page
         answers = None
+    requested = [timezone.localtime(datetime.fromisoformat(e.data["due"]))
+                 for e in lead.events.filter(kind=LeadEvent.Kind.CALLBACK_REQUESTED)
+                 if isinstance(e.data.get("due"), str)]
     return render(request, "leads/thanks.html", {
         "lead": lead,
         # Root-relative: works on whatever host and port the page was served from.
@@ -159,7 +178,52 @@ def thanks(request: HttpRequest) -> HttpResponse:
         "share_url": absolute(reverse("wizard:shared", args=[share_token(answers)]), request)
         if answers else "",
         "email_status": report_email_status(lead),
+        # "Talk to an engineer" (issue 26, finding 10): WeCom, tagged with the report
+        # number, or a call-back at the customer's time (leads with a phone number).
+        "wecom_url": company().wecom_link_for(lead.report_number),
+        "callback_form": callback_form or (CallbackForm() if lead.phone else None),
+        "callbacks_requested": requested,
     })
+
+
+@never_cache
+@require_POST
+def callback_request(request: HttpRequest) -> HttpResponse:
+    """The thank-you page's call-back form (CSRF-protected POST): the lead of this browser's
+    session gets a call at the customer's preferred time (selector.leads.callback), then
+    back to the thank-you page (Post/Redirect/Get both ways: a refused form is shown there
+    with its errors, once)."""
+    lead = _thanks_lead(request)
+    if lead is None:
+        return redirect("public:contact")
+    if not lead.phone:
+        return HttpResponseRedirect(reverse("public:thanks"), status=303)
+    form = CallbackForm(request.POST)
+    refused = ""
+    if form.is_valid():
+        try:
+            request_callback(lead=lead, preferred=form.cleaned_data["preferred"],
+                             note=form.cleaned_data["note"])
+        except ValidationError as exc:
+            refused = " ".join(exc.messages)
+        else:
+            return HttpResponseRedirect(reverse("public:thanks") + "#talk", status=303)
+    # Post/Redirect/Get, as the contact form: the thank-you page shows what was refused.
+    request.session[CALLBACK_DRAFT_KEY] = {
+        "data": {k: request.POST.get(k, "")[:500] for k in ("preferred", "note")},
+        "refused": refused}
+    return HttpResponseRedirect(reverse("public:thanks") + "#talk", status=303)
+
+
+def _pop_callback_draft(request: HttpRequest) -> CallbackForm | None:
+    draft = request.session.pop(CALLBACK_DRAFT_KEY, None)
+    if not isinstance(draft, dict) or not isinstance(draft.get("data"), dict):
+        return None
+    form = CallbackForm({k: str(v) for k, v in draft["data"].items()})
+    form.is_valid()
+    if draft.get("refused"):
+        form.add_error(None, str(draft["refused"]))
+    return form
 
 
 @require_safe

@@ -280,6 +280,7 @@ class LeadEvent(models.Model):
         DUPLICATE_FLAGGED = "duplicate_flagged", _("Possible duplicate")
         MERGED = "merged", _("Merged")
         EDITED = "edited", _("Edited in the admin")
+        CALLBACK_REQUESTED = "callback_requested", _("Call-back requested by the customer")
 
     lead = models.ForeignKey(Lead, on_delete=models.CASCADE, related_name="events")
     kind = models.CharField(_("kind"), max_length=30, choices=Kind.choices)
@@ -316,6 +317,8 @@ class Delivery(models.Model):
         ASSIGNED_EMAIL = "assigned_email", _("Assignment e-mail to the new owner")
         SLA_ROBOT = "sla_robot", _("First-contact SLA escalation to the group robot")
         SLA_EMAIL = "sla_email", _("First-contact SLA escalation e-mail to a manager")
+        CALLBACK_ROBOT = "callback_robot", _("Call-back request to the group robot")
+        CALLBACK_EMAIL = "callback_email", _("Call-back request e-mail to sales")
 
     class Status(models.TextChoices):
         PENDING = "pending", _("Waiting to be sent")

@@ -38,6 +38,8 @@ from selector.domain import (
 )
 from selector.domain.decision import throughput_matters
 from selector.domain.plan import NOTE_SOURCES
+from selector.domain.determinism import determinism_settings
+from selector.domain.determinism import sources as determinism_sources
 from selector.domain.tuning import InfinibandTuning, infiniband_tuning
 from selector.planner import words
 from selector.planner.build import BuildParams, BuildView, build_api, build_view
@@ -201,6 +203,17 @@ class TuningView:
 
 
 @dataclass(frozen=True)
+class DeterminismView:
+    """Latency and determinism (selector.domain.determinism): InfiniBand and
+    strict-determinism results only."""
+
+    heading: str
+    intro: str
+    rows: list[TuningRow]
+    sources: list[SourceView]
+
+
+@dataclass(frozen=True)
 class Summary:
     """The key numbers of the recommended fabric (13's summary card and sticky bar)."""
 
@@ -284,7 +297,8 @@ class ViewModel:
         data = self.rec.answers.to_dict()
         query = {"gpus": data["gpus"], "gpus_per_server": data["gpus_per_server"],
                  "fabric": view.fabric}
-        for key in ("nic_speed", "nics_per_server", "vendor", "distance"):
+        for key in ("nic_speed", "nics_per_server", "vendor", "distance", "platform",
+                    "oversubscription"):
             if data.get(key) is not None:
                 query[key] = data[key]
         extra = self.build_params.query()
@@ -292,8 +306,16 @@ class ViewModel:
             "&" + extra if extra else "")
 
     @cached_property
+    def determinism(self) -> DeterminismView | None:
+        return _determinism_view(self.rec)
+
+    @cached_property
     def sources(self) -> list[SourceView]:
-        return _sources(self.fabrics, self.tuning)
+        found = _sources(self.fabrics, self.tuning)
+        if self.determinism:
+            titles = {s.original for s in found}
+            found += [s for s in self.determinism.sources if s.original not in titles]
+        return found
 
     @cached_property
     def fragment_key(self) -> str:
@@ -520,6 +542,17 @@ def _infiniband_view(rec: Recommendation) -> TuningView | None:
         profile=t, intro=words.infiniband_intro(), family_label=words.family_label(t.family),
         rows=rows, config=config, config_text="\n".join(text for text, _c in config),
         warnings=[], sources=[SourceView.of(s) for s in t.sources()])
+
+
+def _determinism_view(rec: Recommendation) -> DeterminismView | None:
+    settings = determinism_settings(rec.answers, rec.decision.recommendation)
+    if not settings:
+        return None
+    rows = [TuningRow(s.key, words.determinism_label(s.key), s.value, "",
+                      [_citation(s.citation)]) for s in settings]
+    return DeterminismView(heading=words.determinism_heading(),
+                           intro=words.determinism_intro(), rows=rows,
+                           sources=[SourceView.of(s) for s in determinism_sources()])
 
 
 def _sources(fabrics: list[FabricView], tuning: TuningView | None) -> list[SourceView]:

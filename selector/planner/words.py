@@ -146,6 +146,16 @@ REMARKS = {
         "SHARP needs ConnectX-6 HDR and Quantum HDR or later"),
     "NCCL_IB_SL: the InfiniBand service level, default 0": gettext_lazy(
         "NCCL_IB_SL: the InfiniBand service level, default 0"),
+    # selector.domain.determinism (Megatron Core, Deterministic Training)
+    "Two runs with identical inputs produce identical outputs at every step": gettext_lazy(
+        "Two runs with identical inputs produce identical outputs at every step"),
+    "Ring's reduction order is fixed by topology, so it is bit-exact across runs; a subset "
+    "of Ring, CollnetDirect and CollnetChain is also accepted": gettext_lazy(
+        "Ring's reduction order is fixed by topology, so it is bit-exact across runs; a "
+        "subset of Ring, CollnetDirect and CollnetChain is also accepted"),
+    "Forces Transformer Engine to use deterministic algorithms": gettext_lazy(
+        "Forces Transformer Engine to use deterministic algorithms"),
+    "Deterministic cuBLAS workspace": gettext_lazy("Deterministic cuBLAS workspace"),
 }
 
 
@@ -386,6 +396,29 @@ def infiniband_intro() -> str:
     return _("InfiniBand is lossless by design (credit-based flow control): there is no PFC or "
              "ECN to tune. What matters is the subnet manager's routing, its self-healing, "
              "in-network reduction (SHARP) and what must stay at its default.")
+
+
+def determinism_heading() -> str:
+    return _("Latency and determinism")
+
+
+def determinism_intro() -> str:
+    return _("Reproducible results are a setting of the training software, on either "
+             "fabric: NVIDIA Megatron Core's deterministic mode applies the settings below "
+             "in the training job; none of them is a switch or NIC setting. Our engineers "
+             "check them with you during the pilot.")
+
+
+DETERMINISM_LABELS = {
+    "deterministic_mode": gettext_lazy("Megatron Core deterministic mode"),
+    "nccl_algo": gettext_lazy("NCCL algorithm"),
+    "transformer_engine": gettext_lazy("Transformer Engine algorithms"),
+    "cublas": gettext_lazy("cuBLAS workspace"),
+}
+
+
+def determinism_label(key: str) -> str:
+    return str(DETERMINISM_LABELS.get(key, key))
 
 
 def infiniband_rows(t: InfinibandTuning) -> list[tuple[str, str, str, str]]:

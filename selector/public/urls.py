@@ -12,6 +12,7 @@ urlpatterns = [
     path("compare/", views.comparison, name="comparison"),
     path("contact/", contact.contact, name="contact"),
     path("contact/thanks/", contact.thanks, name="thanks"),
+    path("contact/thanks/callback/", contact.callback_request, name="callback"),
     # The privacy notice has no form: the same page for everyone (selector.content.httpcache).
     path("privacy/", cacheable(contact.privacy), name="privacy"),
 ]

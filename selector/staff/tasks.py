@@ -38,6 +38,7 @@ from django.utils.translation import gettext_lazy as _lazy
 from selector.core.siteurl import site_url
 from selector.core.ticks import can_defer, enqueue_unless_waiting
 from selector.leads import deliveries, notify, pacing, worktime
+from selector.leads.callback import callback_requested
 from selector.leads.models import OPEN_STATUSES, Delivery, Lead, LeadEvent
 from selector.leads.tasks import backoff_seconds
 from selector.staff import permissions, queries
@@ -71,23 +72,26 @@ def _send(user, message: notify.Message, subject: str) -> bool:
     return sent
 
 
-def _email(user, message: notify.Message, subject: str) -> EmailMultiAlternatives:
+def _email(user, message: notify.Message, subject: str, *,
+           to: list[str] | None = None) -> EmailMultiAlternatives:
     text = "\n".join([message.title, *message.lines, "", message.link])
     html = render_to_string("staff/email/message.html", {"message": message})
-    mail = EmailMultiAlternatives(subject=subject, body=text, to=[user.email])
+    mail = EmailMultiAlternatives(subject=subject, body=text, to=to or [user.email])
     mail.attach_alternative(html, "text/html")
     return mail
 
 
 def _send_about(lead: Lead, user, message: notify.Message, subject: str, *, robot_kind: str,
-                email_kind: str, key: str, later: Callable[[float], object] | None) -> bool:
+                email_kind: str, key: str, later: Callable[[float], object] | None,
+                mail_message: notify.Message | None = None) -> bool:
     """A message about ``lead`` to the group robot and to ``user``'s e-mail, each a
     leads.Delivery: sent at most once per (lead, kind, key) however often the task runs.
     With ``later`` (re-enqueue this task after so many seconds; a deferring backend) the
     robot post waits for a free slot under the robot's rate (selector.leads.pacing) and a
     refused post is retried with backoff, LEAD_NOTIFY_MAX_ATTEMPTS in all. Each failed
     attempt is a notification_failed event on the lead's timeline, the last one final.
-    True when a channel has (now or before) carried the message."""
+    ``mail_message``: what the e-mail says, when it may say more than the group (personal
+    data). True when a channel has (now or before) carried the message."""
     carried = []
     if settings.LEAD_WEBHOOK_URL:
         outcome = deliveries.send_once(
@@ -98,7 +102,7 @@ def _send_about(lead: Lead, user, message: notify.Message, subject: str, *, robo
         _record(lead, robot_kind, key, outcome, later)
     if user is not None and user.email:
         outcome = deliveries.send_once(lead, email_kind, key,
-                                       _email(user, message, subject).send)
+                                       _email(user, mail_message or message, subject).send)
         carried.append(outcome)
         _record(lead, email_kind, key, outcome, None)
     return any(outcome in ("sent", "already-sent") for outcome in carried)
@@ -555,3 +559,65 @@ def schedule_tick(delay: int = 0) -> bool:
     """Enqueue the next tick unless one is already waiting; False on a backend that
     cannot defer (run ``manage.py staff_tick`` from cron there)."""
     return enqueue_unless_waiting(tick, delay=delay)
+
+
+# --- call-back requests (selector.leads.callback) -----------------------------------------
+
+def on_callback_requested(sender, *, lead_public_id: str, event_pk: int, due_iso: str,
+                          next_action: bool, **kwargs) -> None:
+    """selector.leads.callback.callback_requested: tell sales now, and remind the owner at
+    the customer's time when the request became the lead's next action."""
+    callback.enqueue(lead_public_id, event_pk)
+    if next_action:
+        schedule_reminder(lead_public_id, due_iso)
+
+
+def callback_message(lead: Lead, event: LeadEvent) -> notify.Message:
+    """The group robot's message about a call-back request, in the robot's language. No
+    personal data (the module doc of selector.leads.notify): the customer's note goes only
+    in the e-mail."""
+    owner = lead.owner
+    with translation.override(settings.LEAD_WEBHOOK_LANGUAGE):
+        mobiles, names = _mention([owner] if owner else [])
+        due = dt.datetime.fromisoformat(str(event.data.get("due")))
+        return notify.Message(
+            title=str(_("Call-back requested: %(number)s at %(time)s") % {
+                "number": lead.report_number,
+                "time": f"{timezone.localtime(due):%Y-%m-%d %H:%M}"}),
+            lines=(_lead_line(lead),),
+            link=notify.staff_url(lead), link_text=str(_("Open the lead")),
+            mobiles=mobiles, names=names, event="lead.callback_requested",
+            facts={"report_number": lead.report_number, "due": due.isoformat()})
+
+
+@task
+def callback(lead_public_id: str, event_pk: int) -> str:
+    """A call-back request to the group robot (@mentioning the owner) and by e-mail to the
+    owner, or to SALES_NOTIFY_EMAILS while the lead has none; once each per request."""
+    lead = Lead.objects.select_related("owner").filter(public_id=lead_public_id).first()
+    event = LeadEvent.objects.filter(pk=event_pk, kind=LeadEvent.Kind.CALLBACK_REQUESTED,
+                                     lead=lead).first() if lead else None
+    if lead is None or event is None:
+        return "gone"
+    message = callback_message(lead, event)
+    note = str(event.data.get("note") or "")
+    # The e-mail may carry the customer's words (plain: no link to click in them).
+    mail_message = notify.Message(
+        title=message.title, lines=(*message.lines, *([notify._plain(note, 200)] if note
+                                                      else [])),
+        link=message.link, link_text=message.link_text)
+    key = str(event_pk)
+    sent = _send_about(lead, lead.owner, message, message.title,
+                       robot_kind=Delivery.Kind.CALLBACK_ROBOT,
+                       email_kind=Delivery.Kind.CALLBACK_EMAIL, key=key,
+                       later=_later(callback, lead_public_id, event_pk),
+                       mail_message=mail_message)
+    if lead.owner is None and settings.SALES_NOTIFY_EMAILS:
+        mail = _email(None, mail_message, message.title, to=list(settings.SALES_NOTIFY_EMAILS))
+        outcome = deliveries.send_once(lead, Delivery.Kind.CALLBACK_EMAIL, key, mail.send)
+        _record(lead, Delivery.Kind.CALLBACK_EMAIL, key, outcome, None)
+        sent = sent or outcome in ("sent", "already-sent")
+    return "sent" if sent else "failed"
+
+
+callback_requested.connect(on_callback_requested, dispatch_uid="staff-callback")

@@ -22,11 +22,11 @@ from django_htmx.http import push_url
 from selector.content.httpcache import cacheable
 from selector.content.queries import block, company, faq_entries
 from selector.core.attribution import visit_source
-from selector.core.explain import FIELD_LABELS, value_label
+from selector.core.explain import FABRIC_SHORT, FIELD_LABELS, value_label, what_if_condition
 from selector.core.sharing import answers_from_token, share_token
 from selector.core.siteurl import absolute
 from selector.core.social import Social
-from selector.domain import Answers, InvalidAnswers
+from selector.domain import Answers, InvalidAnswers, decide
 from selector.planner.presenter import present
 from selector.planner.services import fresh
 from selector.wizard import services
@@ -304,41 +304,76 @@ def result(request: HttpRequest) -> HttpResponse:
                         answers=answers)
 
 
-def _what_if(request: HttpRequest, ws: WizardSession, answers: Answers) -> HttpResponse:
-    """Change exactly one answer (the what-if buttons post ``field=value``), validated by
-    the owning step's form, stored, and the result shown again."""
-    names = [name for name in ANSWER_FIELDS if name in request.POST]
-    error = None
+def _changed_answers(data, answers: Answers) -> tuple[Answers | None, str, str | None]:
+    """``answers`` with exactly one answer changed as ``data`` (a what-if's ``field=value``)
+    says, validated by the owning step's form: (changed, field, None) or (None, "", error)."""
+    names = [name for name in ANSWER_FIELDS if name in data]
     if len(names) != 1:
-        error = _("Choose one answer to change.")
-    else:
-        name = names[0]
-        owner = STEP_OF_FIELD[name]
-        form = owner.what_if_form(answers.to_dict(), name, request.POST.get(name, ""))
-        if form.is_valid():
-            try:
-                changed = answers.replace(**form.answers())
-            except InvalidAnswers:
-                error = _("That change is not possible.")
-            else:
-                services.wizard_session_store(ws=ws, answers=changed.to_dict(),
-                                              language=get_language())
-                if not _partial(request):
-                    return HttpResponseRedirect(_step_url(None))
-                return _result_page(request, ws)
-        else:
-            error = "; ".join(str(e) for e in form.errors.get(name, [])) or _(
-                "That change is not possible.")
+        return None, "", _("Choose one answer to change.")
+    name = names[0]
+    raw = data.get(name, "")
+    if not isinstance(raw, str) or len(raw) > MAX_RAW_LENGTH:
+        return None, "", _("That change is not possible.")
+    form = STEP_OF_FIELD[name].what_if_form(answers.to_dict(), name, raw)
+    if not form.is_valid():
+        return None, "", "; ".join(str(e) for e in form.errors.get(name, [])) or _(
+            "That change is not possible.")
+    try:
+        return answers.replace(**form.answers()), name, None
+    except InvalidAnswers:
+        return None, "", _("That change is not possible.")
+
+
+def _what_if(request: HttpRequest, ws: WizardSession, answers: Answers) -> HttpResponse:
+    """"Use these answers" on a what-if preview: change exactly one answer (the form posts
+    ``field=value``), validated by the owning step's form, stored, and the result shown
+    again. Only this POST (CSRF-protected) changes the stored answers; the preview is a
+    GET that stores nothing (``what_if``)."""
+    changed, _name, error = _changed_answers(request.POST, answers)
+    if changed is not None:
+        services.wizard_session_store(ws=ws, answers=changed.to_dict(),
+                                      language=get_language())
+        if not _partial(request):
+            return HttpResponseRedirect(_step_url(None))
+        return _result_page(request, ws, push=_step_url(None))
     if not _partial(request):  # Post/Redirect/Get, as for the steps
         request.session[WHAT_IF_ERROR_KEY] = str(error)
         return HttpResponseRedirect(_step_url(None), status=303)
     return _result_page(request, ws, what_if_error=error)
 
 
+@require_safe
+@never_cache
+def what_if(request: HttpRequest) -> HttpResponse:
+    """A what-if as a preview (issue 26, finding 4): the result with one answer changed
+    (``?field=value``, the offered what-ifs link here), computed and shown without storing
+    anything, so Back, a reload or the result's own URL still show the customer's own
+    result. "Use these answers" on the page posts the change to ``result``."""
+    ws = _session(request)
+    answers = build_answers(ws.answer_dict)
+    if answers is None:
+        return _go(request, ws, first_incomplete(ws.answer_dict))
+    changed, name, error = _changed_answers(request.GET, answers)
+    if changed is None:
+        return _result_page(request, ws, what_if_error=error, answers=answers,
+                            status=200 if _partial(request) else 400)
+    own = decide(answers)
+    field_value = form_value(name, getattr(changed, name))
+    preview = {
+        "field": name,
+        "value": field_value,
+        "text": what_if_condition(name, getattr(changed, name)),
+        "own_label": str(FABRIC_SHORT[own.recommendation]),
+        "url": request.get_full_path(),
+    }
+    return _result_page(request, ws, answers=changed, preview=preview)
+
+
 def _result_page(request: HttpRequest, ws: WizardSession, *, push: str | None = None,
                  what_if_error: str | None = None, status: int = 200,
-                 answers: Answers | None = None) -> HttpResponse:
-    """``answers``: the caller's validated answers (saves validating them twice)."""
+                 answers: Answers | None = None, preview: dict | None = None) -> HttpResponse:
+    """``answers``: the caller's validated answers (saves validating them twice), or with
+    ``preview`` the what-if's answers, shown and never stored."""
     answers = answers or build_answers(ws.answer_dict)
     if answers is None:  # defensive: callers check first
         return HttpResponseRedirect(_step_url(first_incomplete(ws.answer_dict)))
@@ -352,7 +387,14 @@ def _result_page(request: HttpRequest, ws: WizardSession, *, push: str | None = 
         "total": len(steps),
         "share_url": absolute(reverse("wizard:shared", args=[share_token(answers)]), request),
         "what_if_error": what_if_error,
+        "preview": preview,
+        "view_mode": "preview" if preview is not None else "own",  # the cached head's too
+        # "Talk to an engineer" (issue 26, finding 10): no report number before the contact
+        # step, so the WeCom link says only that it came from a result page.
+        "wecom_url": company().wecom_link_for("selector-result"),
     })
+    if preview is not None:
+        context["what_ifs"] = []  # no what-if of a what-if: apply this one first
     return _render(request, "wizard/result.html", context, status=status, push=push)
 
 

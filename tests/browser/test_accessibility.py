@@ -5,9 +5,12 @@ violation. Keyboard: the configuration snippet can be reached and scrolled with 
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from django.core.management import call_command
+from django.utils import timezone
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -63,6 +66,13 @@ def test_no_serious_violation_on_any_page_of_the_journey(new_page, journey, pref
     page.wait_for_url(f"**{prefix}/wizard/result/")
     page.locator("[data-testid=result-summary]").wait_for()
     found += _blocking(page, axe, prefix + "/wizard/result/")
+    # A what-if preview (issue 26, finding 4), then back to the own result.
+    page.click("a.what-if-btn >> nth=0")
+    page.locator("[data-testid=what-if-preview]").wait_for()
+    found += _blocking(page, axe, prefix + "/wizard/result/what-if/")
+    page.click("[data-testid=what-if-apply] a")
+    page.wait_for_url(f"**{prefix}/wizard/result/")
+    page.locator("[data-testid=report-button]").wait_for()
     page.click("[data-testid=report-button]")
     page.wait_for_url(f"**{prefix}/contact/")
     found += _blocking(page, axe, prefix + "/contact/")
@@ -77,6 +87,15 @@ def test_no_serious_violation_on_any_page_of_the_journey(new_page, journey, pref
     page.click(".lead-form button[type=submit]")
     page.wait_for_url(f"**{prefix}/contact/thanks/")
     found += _blocking(page, axe, prefix + "/contact/thanks/")
+    # Talk to an engineer (issue 26, finding 10): a refused call-back, then one accepted.
+    page.click(".callback-form button[type=submit]")
+    page.locator(".callback-form .field-error").first.wait_for()
+    found += _blocking(page, axe, prefix + "/contact/thanks/callback/ (errors)")
+    tomorrow = (timezone.localtime() + dt.timedelta(days=1)).strftime("%Y-%m-%dT10:00")
+    page.fill("input[name=preferred]", tomorrow)
+    page.click(".callback-form button[type=submit]")
+    page.locator("[data-testid=callback-requested]").wait_for()
+    found += _blocking(page, axe, prefix + "/contact/thanks/ (call-back requested)")
     assert found == [], "\n".join(found)
 
 

@@ -1,6 +1,6 @@
 """Browser: the wizard to each rule's result with JavaScript, without it, and by keyboard
-only; Back, refresh, the skipped-step redirect and the in-place what-if; screenshots of
-every step at 360 and 1280 px (artifacts/wizard/, git-ignored)."""
+only; Back, refresh, the skipped-step redirect and the what-if preview (in place with JS);
+screenshots of every step at 360 and 1280 px (artifacts/wizard/, git-ignored)."""
 
 import pytest
 
@@ -203,27 +203,70 @@ def test_inline_validation_and_live_server_count(new_page, content):
     assert page.url.endswith("/en/wizard/scale/")
 
 
-def test_what_if_updates_the_result_in_place(new_page, content):
+def _expect_preview(page, rule, query):
+    page.wait_for_url(f"**/wizard/result/what-if/?{query}")
+    page.get_by_text(f"Rule {rule}", exact=True).wait_for()
+    page.locator("[data-testid=what-if-preview]").wait_for()
+
+
+def _expect_own_result(page, rule):
+    _expect_result(page, rule)
+    assert page.locator("[data-testid=what-if-preview]").count() == 0
+
+
+def test_what_if_is_a_preview_in_place(new_page, content):
+    """Issue 26, finding 4, with JavaScript: the what-if swaps in a preview (no reload),
+    Back returns to the customer's own result, "Use these answers" applies it."""
     page = new_page(js=True)
     _walk_by_mouse(page, RULE_CASES["R7"])
     _expect_result(page, "R7")
     page.evaluate("window.__noReload = true")
-    page.click("button.what-if-btn[name=budget][value=performance]")
-    page.get_by_text("Rule R5", exact=True).wait_for()
+    page.click("a.what-if-btn[data-field=budget][data-value=performance]")
+    _expect_preview(page, "R5", "budget=performance")
     assert page.evaluate("window.__noReload") is True  # swapped, not reloaded
     assert "InfiniBand" in page.locator("h1").inner_text()
     assert page.evaluate("document.activeElement.id") == "step-heading"
+    assert page.locator("[data-testid^=report-button]").count() == 0
+    # Back: the customer's own result, unchanged; a reload shows it too.
+    page.go_back()
+    _expect_own_result(page, "R7")
+    page.reload()
+    _expect_own_result(page, "R7")
+    # Preview again, then "Use these answers": stored, at the result's own URL.
+    page.evaluate("window.__noReload = true")
+    page.click("a.what-if-btn[data-field=budget][data-value=performance]")
+    _expect_preview(page, "R5", "budget=performance")
+    page.click("[data-testid=what-if-apply] button[type=submit]")
+    page.wait_for_url("**/wizard/result/")
+    page.locator("a.what-if-btn").first.wait_for()
+    _expect_own_result(page, "R5")
+    assert page.evaluate("window.__noReload") is True
+    page.reload()
+    _expect_own_result(page, "R5")
     # The share link reproduces the new result for someone else.
     url = page.input_value("#share-url")
     other = new_page(js=False)
     other.goto(url)
     other.get_by_text("Rule R5", exact=True).wait_for()
-    assert other.locator("button.what-if-btn").count() == 0
+    assert other.locator("a.what-if-btn").count() == 0
 
 
-def test_what_if_without_javascript(new_page, content):
+def test_what_if_preview_without_javascript(new_page, content):
     page = new_page(js=False)
     _walk_by_mouse(page, RULE_CASES["R7"])
     _expect_result(page, "R7")
-    page.click("button.what-if-btn[name=determinism][value=strict]")
-    _expect_result(page, "R2")
+    page.click("a.what-if-btn[data-field=determinism][data-value=strict]")
+    _expect_preview(page, "R2", "determinism=strict")
+    # "Back to your result" and the browser's Back both return to the own result.
+    page.click("[data-testid=what-if-apply] a")
+    _expect_own_result(page, "R7")
+    page.go_back()
+    _expect_preview(page, "R2", "determinism=strict")
+    page.go_back()
+    _expect_own_result(page, "R7")
+    page.go_forward()
+    _expect_preview(page, "R2", "determinism=strict")
+    page.click("[data-testid=what-if-apply] button[type=submit]")
+    _expect_own_result(page, "R2")
+    page.reload()
+    _expect_own_result(page, "R2")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ast
-import bisect
 import functools
 import itertools
 import json
@@ -378,14 +377,15 @@ def test_runner_up(kwargs, recommendation, runner):
 
 # --- what-if ---------------------------------------------------------------------------------
 
+# The alternatives offered (issue 26, finding 4): never the workload or the server size
+# (facts, not options), never "not sure" as a NIC speed.
 ENUM_FIELDS = {
-    "workload": WORKLOADS,
     "budget": BUDGETS,
     "determinism": DETERMINISMS,
     "throughput_limited": THROUGHPUT,
-    "nic_speed": NICS,
+    "nic_speed": tuple(n for n in NICS if n is not None),
 }
-FIELD_ORDER = ["gpus", "gpus_per_server", *ENUM_FIELDS]
+FIELD_ORDER = ["gpus", *ENUM_FIELDS]
 
 
 @functools.lru_cache(maxsize=8192)
@@ -401,21 +401,6 @@ def outcomes(others: tuple, name: str, values: tuple) -> dict[str, tuple[int, ..
         )[1]
         out.setdefault(fabric, []).append(v)
     return {fabric: tuple(sorted(vs)) for fabric, vs in out.items()}
-
-
-def nearest_flips(a: Answers, name: str, values) -> dict[str, int]:
-    """Reference: nearest value (ties to the smaller) per outcome different from now."""
-    now = ref_answers(a)[1]
-    here = getattr(a, name)
-    others = tuple(sorted((k, v) for k, v in a.to_dict().items() if k != name))
-    best: dict[str, int] = {}
-    for fabric, vs in outcomes(others, name, tuple(values)).items():
-        if fabric == now:
-            continue
-        i = bisect.bisect_left(vs, here)
-        near = [v for v in vs[max(i - 1, 0): i + 1] if v != here]
-        best[fabric] = min(near, key=lambda v: (abs(v - here), v))
-    return best
 
 
 def check_what_if(a: Answers) -> None:
@@ -439,18 +424,29 @@ def check_what_if(a: Answers) -> None:
             and ref_answers(a.replace(**{name: v}))[1] != d.recommendation.value
         ]
         assert [w.value for w in d.what_if if w.field == name] == expected, name
-    # 4. gpus: nearest value per outcome over the whole range. The outcome does not change
-    #    above 1000 GPUs (>= 8 servers for any gps <= 16), so 1..1100 covers every outcome.
+    # 4. gpus: only growth, the smallest larger count per outcome over the whole range. The
+    #    outcome does not change above 1000 GPUs (>= 8 servers for any gps <= 16), so
+    #    1..1100 covers every outcome.
     got = {w.recommendation.value: w.value for w in d.what_if if w.field == "gpus"}
-    assert got == nearest_flips(a, "gpus", range(1, 1101))
+    assert got == smallest_growth(a)
     gpus_flips = [w.value for w in d.what_if if w.field == "gpus"]
-    gpus_values = [v for v in gpus_flips if isinstance(v, int)]
-    assert gpus_values == gpus_flips  # GPU counts, in ascending order
-    assert gpus_values == sorted(gpus_values)
-    # 5. gpus_per_server: nearest among the common sizes (+ gpus itself when <= 16)
-    candidates = {1, 2, 4, 8, 16} | ({a.gpus} if a.gpus <= 16 else set())
-    got = {w.recommendation.value: w.value for w in d.what_if if w.field == "gpus_per_server"}
-    assert got == nearest_flips(a, "gpus_per_server", sorted(candidates))
+    sizes = [v for v in gpus_flips if isinstance(v, int)]
+    assert sizes == gpus_flips and all(v > a.gpus for v in sizes)
+    assert sizes == sorted(sizes)
+    # 5. only the offered fields
+    assert {w.field for w in d.what_if} <= set(FIELD_ORDER)
+
+
+def smallest_growth(a: Answers) -> dict[str, int]:
+    """Reference: per outcome different from now, the smallest larger GPU count giving it."""
+    now = ref_answers(a)[1]
+    others = tuple(sorted((k, v) for k, v in a.to_dict().items() if k != "gpus"))
+    best: dict[str, int] = {}
+    for fabric, vs in outcomes(others, "gpus", tuple(range(1, 1101))).items():
+        larger = [v for v in vs if v > a.gpus]
+        if fabric != now and larger:
+            best[fabric] = larger[0]
+    return best
 
 
 @pytest.mark.parametrize("gps", (1, 2, 4, 8, 16))
@@ -471,9 +467,7 @@ def test_what_if_property(a):
 def test_what_if_examples():
     d = decide(Answers(57))
     assert [(w.field, w.value, w.recommendation, w.rule) for w in d.what_if] == [
-        ("gpus", 56, Fabric.STANDARD, "R3"),
         ("gpus", 1000, Fabric.ROCE_800, "R6"),
-        ("gpus_per_server", 16, Fabric.STANDARD, "R3"),
         ("budget", Budget.PERFORMANCE, Fabric.INFINIBAND, "R5"),
         ("determinism", Determinism.STRICT, Fabric.INFINIBAND, "R2"),
         ("nic_speed", 800, Fabric.ROCE_800, "R6"),
@@ -483,11 +477,17 @@ def test_what_if_examples():
     assert ("gpus", 9, Fabric.INFINIBAND, "R2") in [
         (w.field, w.value, w.recommendation, w.rule) for w in d.what_if
     ]
-    # Nothing flips a 1,000,000-GPU strict cluster except leaving strict or going tiny.
-    d = decide(Answers(1_000_000, determinism="strict"))
+    # A 2,048-GPU lead is never offered a smaller cluster (issue 26: "With 56 GPUs").
+    d = decide(Answers(2048))
+    assert "gpus" not in {w.field for w in d.what_if}
     assert [(w.field, w.value) for w in d.what_if] == [
-        ("gpus", 8), ("determinism", Determinism.STANDARD),
+        ("budget", Budget.PERFORMANCE), ("determinism", Determinism.STRICT),
     ]
+    # A 64-GPU start-up can grow to the thousand-GPU line.
+    assert ("gpus", 1000) in [(w.field, w.value) for w in decide(Answers(64)).what_if]
+    # Nothing flips a 1,000,000-GPU strict cluster except leaving strict.
+    d = decide(Answers(1_000_000, determinism="strict"))
+    assert [(w.field, w.value) for w in d.what_if] == [("determinism", Determinism.STANDARD)]
 
 
 # --- validation ------------------------------------------------------------------------------
@@ -680,8 +680,6 @@ def test_decision_to_dict_example():
         "what_if": [
             {"field": "gpus", "value": 57, "recommendation": "roce-v2-400g", "rule": "R7"},
             {"field": "gpus", "value": 1000, "recommendation": "roce-v2-800g", "rule": "R6"},
-            {"field": "gpus_per_server", "value": 4, "recommendation": "roce-v2-400g",
-             "rule": "R7"},
             {"field": "determinism", "value": "strict", "recommendation": "infiniband",
              "rule": "R2"},
             {"field": "throughput_limited", "value": True, "recommendation": "roce-v2-400g",

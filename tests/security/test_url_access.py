@@ -40,12 +40,15 @@ EXPECTED: dict[str, dict] = {
     "wizard:start": {"all": 302},  # to the first open step (no session is created here)
     "wizard:step": {"all": 200},
     "wizard:result": {"all": 302},  # incomplete answers: back to the first open step
+    "wizard:what_if": {"all": 302},  # a preview of a finished wizard only; else the first step
     "wizard:shared": {"all": 200},
     "wizard:shared_card": {"all": 200},  # the shared result's sharing image
     # The shared result links here: a GET without Sec-Fetch-Site: same-origin asks first.
     "wizard:handoff": {"all": 200},
     "public:contact": {"all": 302},  # no finished wizard: back to the wizard
     "public:thanks": {"all": 302},  # nothing submitted in this session
+    # POST only (the call-back request of the session's own lead, tests/leads/test_callback.py).
+    "public:callback": {"all": 405},
     "public:privacy": {"all": 200},
     "reports:customer": {"all": 200},  # the signed link is the credential
     "reports:customer_web": {"all": 200},

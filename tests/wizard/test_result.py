@@ -93,8 +93,8 @@ def test_it_lists_relevant_faq_entries(result_of):
 
 def test_it_offers_the_what_ifs(result_of):
     _, r, html = result_of(ROCE)
-    assert 'name="budget" value="performance"' in html
-    assert 'name="determinism" value="strict"' in html
+    assert 'href="/en/wizard/result/what-if/?budget=performance"' in html
+    assert 'href="/en/wizard/result/what-if/?determinism=strict"' in html
 
 
 def test_what_if_without_javascript_posts_and_redirects(result_of, session_of):
@@ -122,7 +122,7 @@ def test_the_share_link_reproduces_the_result_read_only(result_of, client):
     assert shared.status_code == 200
     body = shared.content.decode()
     assert "Rule R6</span>" in body
-    assert 'name="budget" value=' not in body  # no what-if
+    assert "/wizard/result/what-if/" not in body  # no what-if
     assert "/wizard/scale/" not in body  # no edit links
     assert 'name="robots" content="noindex"' in body
     assert WizardSession.objects.count() == count  # viewing a share creates no session

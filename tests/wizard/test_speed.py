@@ -171,11 +171,12 @@ def test_inside_a_callers_transaction_the_callers_commit_decides():
 
 def test_the_cached_markup_keeps_each_visitors_own_form_token(content, finished):
     """Two visitors with the same answers share the cached head and plan, never the what-if
-    form's CSRF token: each visitor's own token is on their page, and it is accepted."""
+    form's CSRF token: each visitor's own token is on their page (the what-if preview's
+    "use these answers"), and it is accepted."""
     pages = []
     for _ in range(2):
         client = finished(STRICT, client=Client(enforce_csrf_checks=True))
-        html = _page(client, "/en/wizard/result/", {})
+        html = _page(client, "/en/wizard/result/what-if/?determinism=standard", {})
         token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html).group(1)
         pages.append((client, token, html))
     (first, token1, html1), (second, token2, html2) = pages

@@ -171,6 +171,8 @@ def build_context(data: ReportData, *, web: bool = False, links: dict | None = N
         "tuning_config": config_markup(vm.tuning.config, web=web) if vm.tuning else "",
         "parts_power": power_parts(vm.shown_fabric) if vm.shown_fabric else ("", ""),
         "tuning_rows": _numbered_citations(vm),
+        "determinism_rows": _numbered_citations(vm, vm.determinism.rows if vm.determinism
+                                                else []),
         "tuning_blocks": queries.blocks("tuning"),
         "faq": queries.faq_entries(topics=rec.faq_topics),
         "faq_url": _absolute_in(data.language_code, "public:faq"),
@@ -213,15 +215,17 @@ def power_parts(view: FabricView) -> tuple[str, str]:
     return "", text
 
 
-def _numbered_citations(vm: ViewModel) -> list[tuple]:
-    """The checklist's rows with each citation as ``(n, remark)``, n being the source's
-    number in the report's numbered source list (vm.sources): the title is printed once
-    there, not in every row (shorter, and faster to lay out)."""
-    if not vm.tuning:
+def _numbered_citations(vm: ViewModel, rows: list | None = None) -> list[tuple]:
+    """The checklist's rows (or ``rows``) with each citation as ``(n, remark)``, n being the
+    source's number in the report's numbered source list (vm.sources): the title is printed
+    once there, not in every row (shorter, and faster to lay out)."""
+    if rows is None:
+        rows = vm.tuning.rows if vm.tuning else []
+    if not rows:
         return []
     numbers = {src.original: n for n, src in enumerate(vm.sources, start=1)}
     return [(row, [(numbers.get(cit.source.original, "?"), cit.remark)
-                   for cit in row.citations]) for row in vm.tuning.rows]
+                   for cit in row.citations]) for row in rows]
 
 
 def render_html(data: ReportData, *, web: bool = True, links: dict | None = None) -> str:

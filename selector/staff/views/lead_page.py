@@ -129,6 +129,13 @@ def _event_text(event: LeadEvent) -> str:
                 "%Y-%m-%d %H:%M")
         text = "{} · {}".format(dict(NextActionKind.choices).get(str(data.get("type")), ""), due)
         return text + (f"\n{data['note']}" if data.get("note") else "")
+    if event.kind == kind.CALLBACK_REQUESTED:  # selector.leads.callback
+        due = data.get("due", "")
+        with contextlib.suppress(TypeError, ValueError):
+            due = timezone.localtime(datetime.fromisoformat(due)).strftime(
+                "%Y-%m-%d %H:%M")
+        text = f"{event.get_kind_display()} · {due}"
+        return text + (f"\n{data['note']}" if data.get("note") else "")
     if event.kind == kind.DUPLICATE_FLAGGED:
         return _("Possible duplicate of %(number)s (same %(what)s)") % {
             "number": data.get("other", ""),
