@@ -37,9 +37,9 @@ from selector.domain import (
     TuningProfile,
 )
 from selector.domain.decision import throughput_matters
-from selector.domain.plan import NOTE_SOURCES
 from selector.domain.determinism import determinism_settings
 from selector.domain.determinism import sources as determinism_sources
+from selector.domain.plan import NOTE_SOURCES
 from selector.domain.tuning import InfinibandTuning, infiniband_tuning
 from selector.planner import words
 from selector.planner.build import BuildParams, BuildView, build_api, build_view
