@@ -5,5 +5,7 @@ from selector.api import views
 urlpatterns = [
     path("recommend", views.recommend, name="api-recommend"),
     path("fabric", views.fabric, name="api-fabric"),
+    path("cabling.csv", views.cabling_csv, name="api-cabling-csv"),
+    path("cabling.xlsx", views.cabling_xlsx, name="api-cabling-xlsx"),
     path("openapi.json", views.openapi, name="api-openapi"),
 ]

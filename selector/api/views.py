@@ -4,9 +4,12 @@ requests from one address a 429 in the same shape, with Retry-After (selector.ap
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 
+from django import forms
 from django.http import HttpRequest, JsonResponse
+from django.http.response import HttpResponseBase
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
@@ -15,8 +18,16 @@ from selector.api.openapi import openapi_document
 from selector.api.throttle import rate_limited
 from selector.content.httpcache import cacheable
 from selector.content.snapshot import current as current_content
-from selector.domain import Fabric, FabricTooLarge, SizingError, plan_fabric, size_fabric
+from selector.domain import (
+    Fabric,
+    FabricPlan,
+    FabricTooLarge,
+    SizingError,
+    plan_fabric,
+    size_fabric,
+)
 from selector.domain.recommend import FabricOption
+from selector.planner import downloads
 from selector.planner.presenter import api_dict
 from selector.planner.services import fresh
 from selector.planner.words import no_plan_text
@@ -72,7 +83,7 @@ def fabric(request: HttpRequest) -> JsonResponse:
     return _json(result)
 
 
-def _catalogue_plan(fabric_code: Fabric, form: FabricQuery) -> JsonResponse:
+def _plan_or_error(fabric_code: Fabric, form: FabricQuery) -> FabricPlan | JsonResponse:
     answers = form.answers()
     try:
         content = current_content()
@@ -83,9 +94,46 @@ def _catalogue_plan(fabric_code: Fabric, form: FabricQuery) -> JsonResponse:
     except LookupError:
         option = FabricOption(fabric_code, None, error="no_switch")
         return _json({"errors": {"fabric": [no_plan_text(option)]}}, status=400)
+    assert plan is not None  # only the standard network has no plan, not a FABRIC_CHOICE
+    return plan
+
+
+def _catalogue_plan(fabric_code: Fabric, form: FabricQuery) -> JsonResponse:
+    plan = _plan_or_error(fabric_code, form)
+    if isinstance(plan, JsonResponse):
+        return plan
     body = FabricOption(fabric_code, plan).api_dict()
     assert body is not None  # a planned option always has its API body
     return _json(body)
+
+
+def _download(request: HttpRequest, respond: Callable[[FabricPlan], HttpResponseBase]
+              ) -> HttpResponseBase:
+    """A build download of the catalogue plan ``/api/fabric`` gives for the same query:
+    400 in its error shape for bad parameters (``fabric`` is required here), 413 beyond
+    the download's limit (selector.planner.downloads)."""
+    form = FabricQuery(request.GET)
+    if not form.is_valid():
+        return _errors(form)
+    if not form.cleaned_data["fabric"]:
+        return _json({"errors": {"fabric": [str(forms.Field.default_error_messages[
+            "required"])]}}, status=400)
+    plan = _plan_or_error(Fabric(form.cleaned_data["fabric"]), form)
+    if isinstance(plan, JsonResponse):
+        return plan
+    return respond(plan)
+
+
+@rate_limited
+@require_safe
+def cabling_csv(request: HttpRequest) -> HttpResponseBase:
+    return _download(request, downloads.cabling_csv)
+
+
+@rate_limited
+@require_safe
+def cabling_xlsx(request: HttpRequest) -> HttpResponseBase:
+    return _download(request, downloads.cabling_xlsx)
 
 
 @rate_limited

@@ -1,0 +1,112 @@
+"""The build downloads of a plan: the cabling plan as CSV or XLSX and the per-switch
+configurations as a zip, streamed, for the API (a fresh plan), the shared result (the
+signed answers) and the staff lead page (the lead's frozen plan). One place for the limits
+and the responses, so the three routes answer alike.
+
+Limits (docs/planner.md, "Build downloads"): a cabling plan streams up to ``LINKS_MAX``
+links (1,000,000: a 100,000-GPU plan of 8 x 400G NICs per server has about 300,000; Excel
+holds 1,048,576 rows a sheet), the configuration zip up to ``SWITCHES_MAX`` switches; a
+larger plan is a 413 that names the limit, in the API's error shape.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from django.http import JsonResponse, StreamingHttpResponse
+from django.utils.translation import gettext as _
+
+from selector.content.snapshot import current
+from selector.core.spreadsheet import csv_lines, xlsx_parts
+from selector.domain import Catalogue, FabricPlan
+from selector.domain.build.cabling import CSV_HEADER, iter_links, link_count, summary
+from selector.planner.words import num
+
+__all__ = ["LINKS_MAX", "SWITCHES_MAX", "too_large", "cabling_csv", "cabling_xlsx",
+           "download_context", "file_stem"]
+
+LINKS_MAX = 1_000_000
+SWITCHES_MAX = 20_000
+CSV_TYPE = "text/csv; charset=utf-8"
+XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+
+def _catalogue() -> Catalogue:
+    return current().catalogue
+
+
+def too_large(plan: FabricPlan, kind: str) -> JsonResponse | None:
+    """The 413 for a plan beyond the download's limit, else None."""
+    if kind == "configs":
+        if plan.switches <= SWITCHES_MAX:
+            return None
+        text = _("This plan has %(count)s switches; the configuration download is limited "
+                 "to %(limit)s switches.") % {"count": num(plan.switches),
+                                               "limit": num(SWITCHES_MAX)}
+        limit = SWITCHES_MAX
+    else:
+        links = link_count(plan)
+        if links <= LINKS_MAX:
+            return None
+        text = _("This plan has %(count)s links; the cabling download is limited to "
+                 "%(limit)s links.") % {"count": num(links), "limit": num(LINKS_MAX)}
+        limit = LINKS_MAX
+    return JsonResponse({"errors": {"gpus": [text]}, "limit": limit}, status=413,
+                        json_dumps_params={"ensure_ascii": False})
+
+
+def file_stem(plan: FabricPlan) -> str:
+    return f"{plan.fabric.value}-{plan.gpus}gpu"
+
+
+def _rows(plan: FabricPlan, catalogue: Catalogue) -> Iterator[tuple[Any, ...]]:
+    for link in iter_links(plan, catalogue):
+        row: list[Any] = list(link.csv_row())
+        row[5] = link.plane
+        row[8] = link.reach_m
+        yield row
+
+
+def _attachment(response: StreamingHttpResponse, name: str) -> StreamingHttpResponse:
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    response["X-Content-Type-Options"] = "nosniff"
+    return response
+
+
+def cabling_csv(plan: FabricPlan) -> StreamingHttpResponse | JsonResponse:
+    refused = too_large(plan, "cabling")
+    if refused is not None:
+        return refused
+    chunks = csv_lines(CSV_HEADER, _rows(plan, _catalogue()))
+    response = StreamingHttpResponse(chunks, content_type=CSV_TYPE)
+    return _attachment(response, f"cabling-{file_stem(plan)}.csv")
+
+
+def cabling_xlsx(plan: FabricPlan) -> StreamingHttpResponse | JsonResponse:
+    refused = too_large(plan, "cabling")
+    if refused is not None:
+        return refused
+    chunks = xlsx_parts(CSV_HEADER, _rows(plan, _catalogue()), "cabling")
+    response = StreamingHttpResponse(chunks, content_type=XLSX_TYPE)
+    return _attachment(response, f"cabling-{file_stem(plan)}.xlsx")
+
+
+def download_context(plan: FabricPlan | None, urls: dict[str, str]) -> dict[str, Any] | None:
+    """What ``includes/build_downloads.html`` shows: the links (``csv``, ``xlsx``,
+    ``configs``) and a one-line summary (links, parts per planned reach)."""
+    if plan is None:
+        return None
+    data = summary(plan)
+    parts = []
+    for tier in data["tiers"]:
+        parts.append(_("%(reach)s m: %(links)s links, %(modules)s modules, %(cables)s "
+                       "cables") % {"reach": tier["reach_m"], "links": num(tier["links"]),
+                                    "modules": num(tier["modules"]),
+                                    "cables": num(tier["cables"])})
+    return {"links": data["links"], "links_text": num(data["links"]),
+            "switches_text": num(data["switches"]), "parts": parts,
+            "csv_url": urls.get("csv", ""), "xlsx_url": urls.get("xlsx", ""),
+            "configs_url": urls.get("configs", ""),
+            "too_large": data["links"] > LINKS_MAX,
+            "configs_too_large": plan.switches > SWITCHES_MAX}
