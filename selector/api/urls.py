@@ -7,5 +7,6 @@ urlpatterns = [
     path("fabric", views.fabric, name="api-fabric"),
     path("cabling.csv", views.cabling_csv, name="api-cabling-csv"),
     path("cabling.xlsx", views.cabling_xlsx, name="api-cabling-xlsx"),
+    path("configs.zip", views.configs_zip, name="api-configs-zip"),
     path("openapi.json", views.openapi, name="api-openapi"),
 ]

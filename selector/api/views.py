@@ -138,6 +138,12 @@ def cabling_xlsx(request: HttpRequest) -> HttpResponseBase:
 
 @rate_limited
 @require_safe
+def configs_zip(request: HttpRequest) -> HttpResponseBase:
+    return _download(request, downloads.configs_zip)
+
+
+@rate_limited
+@require_safe
 @partial(cacheable, max_age=3600, content=False)
 def openapi(request: HttpRequest) -> JsonResponse:
     return _json(openapi_document(request.build_absolute_uri("/")))

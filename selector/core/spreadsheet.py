@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from xml.sax.saxutils import escape
 
 __all__ = ["DANGEROUS_PREFIXES", "is_dangerous", "neutralise_csv", "unneutralise_csv",
-           "csv_lines", "xlsx_parts"]
+           "csv_lines", "xlsx_parts", "Sink"]
 
 DANGEROUS_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
 _NUMBER_LIKE = re.compile(r"[+-][0-9 ]*[0-9][0-9 ]*")
@@ -221,3 +221,6 @@ def xlsx_parts(header: Sequence[str], rows: Iterable[Sequence[object]], title: s
     yield sink.drain()
     if on_done is not None:
         on_done(count)
+
+
+Sink = _Sink  # for other streamed zips (selector.planner.downloads)

@@ -11,6 +11,7 @@ larger plan is a 413 that names the limit, in the API's error shape.
 
 from __future__ import annotations
 
+import zipfile
 from collections.abc import Iterator
 from typing import Any
 
@@ -18,13 +19,14 @@ from django.http import JsonResponse, StreamingHttpResponse
 from django.utils.translation import gettext as _
 
 from selector.content.snapshot import current
-from selector.core.spreadsheet import csv_lines, xlsx_parts
+from selector.core.spreadsheet import Sink, csv_lines, xlsx_parts
 from selector.domain import Catalogue, FabricPlan
 from selector.domain.build.cabling import CSV_HEADER, iter_links, link_count, summary
-from selector.planner.words import num
+from selector.domain.build.configs import iter_configs, opensm_conf
+from selector.planner.words import num, tier_label
 
-__all__ = ["LINKS_MAX", "SWITCHES_MAX", "too_large", "cabling_csv", "cabling_xlsx",
-           "download_context", "file_stem"]
+__all__ = ["LINKS_MAX", "SWITCHES_MAX", "KINDS", "too_large", "cabling_csv", "cabling_xlsx",
+           "configs_zip", "respond", "download_context", "file_stem"]
 
 LINKS_MAX = 1_000_000
 SWITCHES_MAX = 20_000
@@ -92,6 +94,57 @@ def cabling_xlsx(plan: FabricPlan) -> StreamingHttpResponse | JsonResponse:
     return _attachment(response, f"cabling-{file_stem(plan)}.xlsx")
 
 
+ZIP_TYPE = "application/zip"
+
+
+def _readme(plan: FabricPlan, count: int) -> str:
+    return (f"Switch configurations for the {plan.gpus}-GPU {plan.fabric.value} plan on "
+            f"{plan.switch.vendor} {plan.switch.model}: {count} file(s), named by the "
+            "cabling plan's device names (cabling.csv from the same page).\n"
+            "Each file lists the documents its lines come from at its end. Review them with "
+            "our engineers before you apply them.\n")
+
+
+def _zip_chunks(plan: FabricPlan, catalogue: Catalogue) -> Iterator[bytes]:
+    """The zip, one member at a time through a non-seekable sink (bounded memory)."""
+    sink = Sink()
+    with zipfile.ZipFile(sink, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        count = 0
+        if plan.switch.technology == "infiniband":
+            lines = opensm_conf(plan)
+            archive.writestr("opensm.conf", "\n".join(line.text for line in lines) + "\n")
+            count = 1
+        else:
+            for config in iter_configs(plan, catalogue):
+                archive.writestr(config.filename, config.text())
+                count += 1
+                chunk = sink.drain()
+                if chunk:
+                    yield chunk
+        archive.writestr("README.txt", _readme(plan, count))
+    yield sink.drain()
+
+
+def configs_zip(plan: FabricPlan) -> StreamingHttpResponse | JsonResponse:
+    refused = too_large(plan, "configs")
+    if refused is not None:
+        return refused
+    response = StreamingHttpResponse(_zip_chunks(plan, _catalogue()), content_type=ZIP_TYPE)
+    return _attachment(response, f"configs-{file_stem(plan)}.zip")
+
+
+KINDS = ("cabling.csv", "cabling.xlsx", "configs.zip")
+
+
+def respond(kind: str, plan: FabricPlan) -> StreamingHttpResponse | JsonResponse:
+    """The download ``kind`` (one of ``KINDS``) of ``plan``."""
+    if kind == "cabling.csv":
+        return cabling_csv(plan)
+    if kind == "cabling.xlsx":
+        return cabling_xlsx(plan)
+    return configs_zip(plan)
+
+
 def download_context(plan: FabricPlan | None, urls: dict[str, str]) -> dict[str, Any] | None:
     """What ``includes/build_downloads.html`` shows: the links (``csv``, ``xlsx``,
     ``configs``) and a one-line summary (links, parts per planned reach)."""
@@ -100,11 +153,13 @@ def download_context(plan: FabricPlan | None, urls: dict[str, str]) -> dict[str,
     data = summary(plan)
     parts = []
     for tier in data["tiers"]:
-        parts.append(_("%(reach)s m: %(links)s links, %(modules)s modules, %(cables)s "
-                       "cables") % {"reach": tier["reach_m"], "links": num(tier["links"]),
-                                    "modules": num(tier["modules"]),
-                                    "cables": num(tier["cables"])})
+        parts.append(_("%(tier)s up to %(reach)s m: %(links)s links, %(modules)s modules, "
+                       "%(cables)s cables") % {
+                           "tier": tier_label(tier["tier"]), "reach": tier["reach_m"],
+                           "links": num(tier["links"]), "modules": num(tier["modules"]),
+                           "cables": num(tier["cables"])})
     return {"links": data["links"], "links_text": num(data["links"]),
+            "gpus_text": num(plan.gpus), "fabric": plan.fabric.value,
             "switches_text": num(data["switches"]), "parts": parts,
             "csv_url": urls.get("csv", ""), "xlsx_url": urls.get("xlsx", ""),
             "configs_url": urls.get("configs", ""),

@@ -109,4 +109,4 @@ def test_the_configs_zip_has_one_file_per_switch(client):
     assert "README.txt" in names
     leaf = next(n for n in names if "-leaf-" in n)
     text = archive.read(leaf).decode()
-    assert "nv set system hostname " + leaf.rsplit(".", 1)[0] in text
+    assert "nv set system hostname " + leaf.split(".", 1)[0] + "\n" in text
