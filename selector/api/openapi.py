@@ -12,8 +12,10 @@ from selector.domain import (
     NIC_SPEEDS,
     VENDORS,
 )
+from selector.domain.build.cabling import CSV_HEADER
 from selector.domain.decision import Budget, Determinism, Fabric, Workload
 from selector.domain.sizing import OVERSUB_MAX, OVERSUB_MIN, RADIX_MAX, RADIX_MIN
+from selector.planner.downloads import LINKS_MAX, SWITCHES_MAX
 
 
 def _int(name, lo, hi, required, description, default=None):
@@ -145,6 +147,54 @@ SIZE_PROPERTIES = {
 }
 
 
+TOO_LARGE_RESPONSE = {
+    "description": "The plan is larger than the download's documented limit (links for the "
+                   "cabling plan, switches for the configurations); the message and "
+                   "``limit`` name it.",
+    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/TooLarge"}}},
+}
+
+
+def _fabric_parameters(fabric_required: bool) -> list[dict]:
+    return [
+        _int("gpus", GPUS_MIN, GPUS_MAX, True, "Total GPUs"),
+        _int("gpus_per_server", GPS_MIN, GPS_MAX, False, "GPUs per server", 8),
+        _int("radix", RADIX_MIN, RADIX_MAX, False,
+             "Switch ports at fabric speed (even)", 64),
+        _int("oversubscription", OVERSUB_MIN, OVERSUB_MAX, False,
+             "Leaf oversubscription r (r:1)", 1),
+        _enum("fabric", ["roce-v2-400g", "roce-v2-800g", "infiniband"], fabric_required,
+              "Plan this fabric on a catalogue switch (then leave out radix and "
+              "oversubscription)" + ("" if fabric_required else
+                                     "; without it, a textbook fat-tree of radix")),
+        *HARDWARE_PARAMETERS,
+    ]
+
+
+def _download(operation_id: str, summary: str, media: str, description: str) -> dict:
+    return {"get": {
+        "operationId": operation_id,
+        "summary": summary,
+        "description": description + f" Same parameters as /api/fabric (``fabric`` "
+                       f"required). Limits: {LINKS_MAX:,} links for the cabling plan, "
+                       f"{SWITCHES_MAX:,} switches for the configurations.",
+        "parameters": _fabric_parameters(True),
+        "responses": {
+            "200": {"description": "The file, streamed (Content-Disposition: attachment)",
+                    "content": {media: {"schema": {"type": "string",
+                                                   "contentMediaType": media}}}},
+            "400": ERROR_RESPONSE,
+            "413": TOO_LARGE_RESPONSE,
+            "429": RATE_LIMITED_RESPONSE,
+        },
+    }}
+
+
+CSV_DESCRIPTION = ("One row per link of the catalogue plan, header " + ",".join(CSV_HEADER)
+                   + "; UTF-8 with BOM; a cell that a spreadsheet could run as a formula "
+                   "starts with an apostrophe.")
+
+
 def openapi_document(server_url: str) -> dict:
     return {
         "openapi": "3.1.0",
@@ -185,18 +235,7 @@ def openapi_document(server_url: str) -> dict:
             "/api/fabric": {"get": {
                 "operationId": "fabric",
                 "summary": "Size a rail-optimized fat-tree",
-                "parameters": [
-                    _int("gpus", GPUS_MIN, GPUS_MAX, True, "Total GPUs"),
-                    _int("gpus_per_server", GPS_MIN, GPS_MAX, False, "GPUs per server", 8),
-                    _int("radix", RADIX_MIN, RADIX_MAX, False,
-                         "Switch ports at fabric speed (even)", 64),
-                    _int("oversubscription", OVERSUB_MIN, OVERSUB_MAX, False,
-                         "Leaf oversubscription r (r:1)", 1),
-                    _enum("fabric", ["roce-v2-400g", "roce-v2-800g", "infiniband"], False,
-                          "Plan this fabric on a catalogue switch (then leave out radix and "
-                          "oversubscription); without it, a textbook fat-tree of radix"),
-                    *HARDWARE_PARAMETERS,
-                ],
+                "parameters": _fabric_parameters(False),
                 "responses": {
                     "200": {"description": "The fabric size", "content": {
                         "application/json": {"schema": {
@@ -205,8 +244,24 @@ def openapi_document(server_url: str) -> dict:
                     "429": RATE_LIMITED_RESPONSE,
                 },
             }},
+            "/api/cabling.csv": _download(
+                "cabling_csv", "The cabling plan as CSV", "text/csv", CSV_DESCRIPTION),
+            "/api/cabling.xlsx": _download(
+                "cabling_xlsx", "The cabling plan as an XLSX workbook",
+                "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+                "The same rows as /api/cabling.csv, every text an explicit string cell."),
+            "/api/configs.zip": _download(
+                "configs_zip", "One configuration file per switch, zipped",
+                "application/zip",
+                "One file per switch named by its device name (NVUE or SONiC, with the "
+                "lossless QoS and eBGP unnumbered underlay), or opensm.conf for "
+                "InfiniBand, and README.txt."),
         },
         "components": {"schemas": {
+            "TooLarge": {"type": "object", "required": ["errors", "limit"], "properties": {
+                "errors": {"type": "object", "additionalProperties": {
+                    "type": "array", "items": {"type": "string"}}},
+                "limit": {"type": "integer", "minimum": 1}}},
             "Errors": {"type": "object", "required": ["errors"], "properties": {
                 "errors": {"type": "object", "additionalProperties": {
                     "type": "array", "items": {"type": "string"}}}}},
