@@ -140,7 +140,7 @@ def _column(index: int) -> str:
     return name
 
 
-def _row_xml(r: int, row, *, header_row: bool = False) -> str:
+def _row_xml(r: int, row: Sequence[object], *, header_row: bool = False) -> str:
     cells = []
     for c, value in enumerate(row):
         ref = f"{_column(c)}{r}"
@@ -160,11 +160,11 @@ def _row_xml(r: int, row, *, header_row: bool = False) -> str:
 class _Sink:
     """A write-only, non-seekable file: zipfile writes into it, we drain what it wrote."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.parts: list[bytes] = []
         self.position = 0
 
-    def write(self, data) -> int:
+    def write(self, data: bytes | bytearray | memoryview) -> int:
         self.parts.append(bytes(data))
         self.position += len(data)
         return len(data)

@@ -92,9 +92,10 @@ def rail_ports_of(gpus: int, servers: int, gpus_per_server: int, rails: int) -> 
     return [servers if i < last_nics else servers - 1 for i in range(rails)]
 
 
-def _split(values: list[int], parts: int) -> list[list[int]]:
+def _split[T](values: list[T], parts: int) -> list[list[T]]:
     q, rem = divmod(len(values), parts)
-    out, start = [], 0
+    out: list[list[T]] = []
+    start = 0
     for i in range(parts):
         size = q + (1 if i < rem else 0)
         out.append(values[start:start + size])

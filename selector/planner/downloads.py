@@ -62,7 +62,7 @@ def file_stem(plan: FabricPlan) -> str:
     return f"{plan.fabric.value}-{plan.gpus}gpu"
 
 
-def _rows(plan: FabricPlan, catalogue: Catalogue) -> Iterator[tuple[Any, ...]]:
+def _rows(plan: FabricPlan, catalogue: Catalogue) -> Iterator[list[Any]]:
     for link in iter_links(plan, catalogue):
         row: list[Any] = list(link.csv_row())
         row[5] = link.plane

@@ -156,7 +156,7 @@ def plane_layouts(plan: FabricPlan) -> list[PlaneLayout]:
         rail_ports_of(plan.gpus, plan.servers, plan.gpus_per_server, plan.rails)) if p > 0]
     sizes: list[FabricSize] = [size for count, size in plan.planes for _ in range(count)]
     chunks_per_port = max(1, len(sizes) // plan.ports_per_nic)
-    chunks = _split(rails, chunks_per_port)  # type: ignore[arg-type]
+    chunks = _split(rails, chunks_per_port)
     pool = list(sizes)
     plane_total = len(sizes)
     pod = 1
