@@ -25,6 +25,7 @@ from selector.domain.build.cabling import (
     CSV_HEADER,
     bom_part_totals,
     iter_links,
+    iter_switch_ports,
     link_count,
     part_totals,
     switch_devices,
@@ -119,6 +120,17 @@ def check_plan(plan: FabricPlan) -> None:
     assert cabled == devices
     bom_switches = sum(line.count for line in plan.bom if line.kind == "switch")
     assert len(devices) == bom_switches == plan.switches
+    # the per-switch view (the configurations read it) holds the same links
+    by_switch: dict[str, set] = defaultdict(set)
+    for r in rows:
+        by_switch[r.a_device].add(r)
+        if r.tier != "gpu":
+            by_switch[r.b_device].add(r)
+    seen_switches = []
+    for name, _role, _plane, links in iter_switch_ports(plan, DEFAULT_CATALOGUE):
+        seen_switches.append(name)
+        assert set(links) == by_switch[name] and len(links) == len(by_switch[name]), name
+    assert seen_switches == [name for name, _r, _l in switch_devices(plan)]
     # parts per reach add up to the BOM
     assert part_totals(rows) == bom_part_totals(plan)
     for r in rows:

@@ -25,6 +25,8 @@ are those the configuration's port groups name):
 
 from __future__ import annotations
 
+import bisect
+import itertools
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -282,20 +284,8 @@ def _length_class(part: PartSpec | None) -> str:
 
 def iter_links(plan: FabricPlan, catalogue: Catalogue | Sequence[Any]) -> Iterator[Link]:
     """One ``Link`` per link of ``plan`` (see the module's layout rules), streamed."""
-    catalogue = Catalogue.of(catalogue)
-    switch = plan.switch
-    namer = naming.port_namer(switch.family, switch.ports, switch.cage_count)
-    gpu_split = max(1, switch.port_speed_gbps // plan.port_gbps)
-    up_split = max(1, switch.port_speed_gbps // plan.uplink_gbps)
-    layout_ports = leaf_ports(plan)
-    up_first = layout_ports.gpu_ports  # uplinks start after the fullest leaf's GPU ports
-    tiers = _tier_parts(plan, catalogue)
-    radix = switch.ports * up_split
-    pods = _pods(plan)
-    for pod in range(1, pods + 1):
-        for layout in plane_layouts(plan):
-            yield from _plane_links(plan, pod, layout, namer, gpu_split, up_split, up_first,
-                                    radix, tiers)
+    for wiring in _wirings(plan, Catalogue.of(catalogue)):
+        yield from wiring.links()
 
 
 def _pod(name: str, pod: int) -> str:
@@ -312,72 +302,140 @@ def _cable_units(t: _TierParts, near: str, index: int) -> tuple[str, ...]:
     return tuple(f"{near}/{t.keys[2]}/f{i}" for i in range(first, last + 1))
 
 
-def _plane_links(plan: FabricPlan, pod: int, layout: PlaneLayout, namer: naming.PortNamer,
+class _Wiring:
+    """The links of one plane of one pod, addressable by either end: uplink ``c`` (counted
+    over the plane's leaves in order) goes to spine ``c % spines`` as that spine's link
+    ``c // spines`` (round-robin), spine uplink ``d`` to core ``d % cores`` as its link
+    ``d // cores``; so ``iter_links`` and the per-switch view are the same links."""
+
+    def __init__(self, pod: int, layout: PlaneLayout, namer: naming.PortNamer,
                  gpu_split: int, up_split: int, up_first: int, radix: int,
-                 tiers: dict[str, _TierParts]) -> Iterator[Link]:
-    plane = layout.number
-    gpu = tiers["gpu"]
-    for leaf in layout.leaves:
-        lname = _pod(leaf.name, pod)
+                 tiers: dict[str, _TierParts], nic_port: int):
+        self.pod, self.layout, self.namer = pod, layout, namer
+        self.gpu_split, self.up_split, self.up_first, self.half = (
+            gpu_split, up_split, up_first, radix // 2)
+        self.tiers, self.nic_port = tiers, nic_port
+        self.leaves = [_pod(leaf.name, pod) for leaf in layout.leaves]
+        self.spines = [_pod(name, pod) for name in layout.spines]
+        self.cores = [_pod(name, pod) for name in layout.cores]
+        self.up_first_of = list(itertools.accumulate(
+            (leaf.up for leaf in layout.leaves), initial=0))
+        uplinks = self.up_first_of[-1]
+        spines = max(1, len(self.spines))
+        self.spine_down = [uplinks // spines + (1 if s < uplinks % spines else 0)
+                           for s in range(len(self.spines))]
+        three = layout.size.tiers >= 3
+        self.spine_up = self.spine_down if three else [0] * len(self.spines)
+        self.spine_up_first = list(itertools.accumulate(self.spine_up, initial=0))
+        total = self.spine_up_first[-1]
+        cores = max(1, len(self.cores))
+        self.core_down = [total // cores + (1 if c < total % cores else 0)
+                          for c in range(len(self.cores))]
+
+    def gpu_links(self, index: int) -> Iterator[Link]:
+        leaf, name, gpu = self.layout.leaves[index], self.leaves[index], self.tiers["gpu"]
         j = 0
         for rail, first, count in leaf.segments:
             for server in range(first, first + count):
-                native, sub = divmod(j, gpu_split)
-                mod = f"{lname}/{gpu.keys[0]}/m{j // gpu.per_module}" if gpu.switch_module else ""
-                nic = naming.nic_name(pod, server, rail)
-                yield Link(lname, namer.name(native + 1, sub, gpu_split), nic,
-                           naming.nic_port(layout.nic_port), "gpu", plane, rail, gpu.keys[0],
-                           gpu.keys[1], gpu.keys[2], gpu.reach_m, _length_class(gpu.cable),
-                           mod, f"{nic}/{layout.nic_port}" if gpu.far_module else "",
-                           _cable_units(gpu, lname, j))
+                native, sub = divmod(j, self.gpu_split)
+                mod = f"{name}/{gpu.keys[0]}/m{j // gpu.per_module}" if gpu.switch_module \
+                    else ""
+                nic = naming.nic_name(self.pod, server, rail)
+                yield Link(name, self.namer.name(native + 1, sub, self.gpu_split), nic,
+                           naming.nic_port(self.nic_port), "gpu", self.layout.number, rail,
+                           gpu.keys[0], gpu.keys[1], gpu.keys[2], gpu.reach_m,
+                           _length_class(gpu.cable), mod,
+                           f"{nic}/{self.nic_port}" if gpu.far_module else "",
+                           _cable_units(gpu, name, j))
                 j += 1
-    if layout.size.tiers < 2:
-        return
-    ls = tiers["leaf_spine"]
-    spines = layout.spines
-    spine_used = [0] * len(spines)
-    counter = 0
-    for leaf in layout.leaves:
-        lname = _pod(leaf.name, pod)
-        for j in range(leaf.up):
-            s = counter % len(spines)
-            counter += 1
-            native, sub = divmod(j, up_split)
-            k = spine_used[s]
-            spine_used[s] += 1
-            sname = _pod(spines[s], pod)
-            snative, ssub = divmod(k, up_split)
-            yield Link(lname, namer.name(up_first + native + 1, sub, up_split), sname,
-                       namer.name(snative + 1, ssub, up_split), "leaf_spine", plane, 0,
-                       ls.keys[0], ls.keys[1], ls.keys[2], ls.reach_m,
-                       _length_class(ls.cable),
-                       f"{lname}/{ls.keys[0]}/u{j // ls.per_module}" if ls.switch_module else "",
-                       f"{sname}/{ls.keys[1]}/d{k // ls.per_module}" if ls.far_module else "",
-                       _cable_units(ls, lname + "/u", j))
-    if layout.size.tiers < 3:
-        return
-    sc = tiers["spine_core"]
-    cores = layout.cores
-    core_used = [0] * len(cores)
-    half = radix // 2
-    counter = 0
-    for s, spine in enumerate(spines):
-        sname = _pod(spine, pod)
-        for j in range(spine_used[s]):  # a spine sends up as many links as it takes down
-            c = counter % len(cores)
-            counter += 1
-            k = core_used[c]
-            core_used[c] += 1
-            cname = _pod(cores[c], pod)
-            native, sub = divmod(half + j, up_split)
-            cnative, csub = divmod(k, up_split)
-            yield Link(sname, namer.name(native + 1, sub, up_split), cname,
-                       namer.name(cnative + 1, csub, up_split), "spine_core", plane, 0,
-                       sc.keys[0], sc.keys[1], sc.keys[2], sc.reach_m,
-                       _length_class(sc.cable),
-                       f"{sname}/{sc.keys[0]}/u{j // sc.per_module}" if sc.switch_module else "",
-                       f"{cname}/{sc.keys[1]}/d{k // sc.per_module}" if sc.far_module else "",
-                       _cable_units(sc, sname + "/u", j))
+
+    def leaf_up(self, index: int, j: int) -> Link:
+        ls, name = self.tiers["leaf_spine"], self.leaves[index]
+        c = self.up_first_of[index] + j
+        s, k = c % len(self.spines), c // len(self.spines)
+        spine = self.spines[s]
+        native, sub = divmod(j, self.up_split)
+        snative, ssub = divmod(k, self.up_split)
+        return Link(name, self.namer.name(self.up_first + native + 1, sub, self.up_split),
+                    spine, self.namer.name(snative + 1, ssub, self.up_split), "leaf_spine",
+                    self.layout.number, 0, ls.keys[0], ls.keys[1], ls.keys[2], ls.reach_m,
+                    _length_class(ls.cable),
+                    f"{name}/{ls.keys[0]}/u{j // ls.per_module}" if ls.switch_module else "",
+                    f"{spine}/{ls.keys[1]}/d{k // ls.per_module}" if ls.far_module else "",
+                    _cable_units(ls, name + "/u", j))
+
+    def spine_down_link(self, s: int, k: int) -> Link:
+        c = k * len(self.spines) + s
+        index = bisect.bisect_right(self.up_first_of, c) - 1
+        return self.leaf_up(index, c - self.up_first_of[index])
+
+    def spine_up_link(self, s: int, j: int) -> Link:
+        sc, spine = self.tiers["spine_core"], self.spines[s]
+        d = self.spine_up_first[s] + j
+        c, k = d % len(self.cores), d // len(self.cores)
+        core = self.cores[c]
+        native, sub = divmod(self.half + j, self.up_split)
+        cnative, csub = divmod(k, self.up_split)
+        return Link(spine, self.namer.name(native + 1, sub, self.up_split), core,
+                    self.namer.name(cnative + 1, csub, self.up_split), "spine_core",
+                    self.layout.number, 0, sc.keys[0], sc.keys[1], sc.keys[2], sc.reach_m,
+                    _length_class(sc.cable),
+                    f"{spine}/{sc.keys[0]}/u{j // sc.per_module}" if sc.switch_module else "",
+                    f"{core}/{sc.keys[1]}/d{k // sc.per_module}" if sc.far_module else "",
+                    _cable_units(sc, spine + "/u", j))
+
+    def core_down_link(self, c: int, k: int) -> Link:
+        d = k * len(self.cores) + c
+        s = bisect.bisect_right(self.spine_up_first, d) - 1
+        return self.spine_up_link(s, d - self.spine_up_first[s])
+
+    def links(self) -> Iterator[Link]:
+        for index in range(len(self.leaves)):
+            yield from self.gpu_links(index)
+        for index, leaf in enumerate(self.layout.leaves):
+            for j in range(leaf.up):
+                yield self.leaf_up(index, j)
+        for s, count in enumerate(self.spine_up):
+            for j in range(count):
+                yield self.spine_up_link(s, j)
+
+    def switch_ports(self) -> Iterator[tuple[str, str, list[Link]]]:
+        """``(device, role, links)`` per switch of the plane, each link once per end on
+        it (the switch is ``a`` or ``b``: compare ``a_device``)."""
+        for index, leaf in enumerate(self.layout.leaves):
+            links = list(self.gpu_links(index))
+            links += [self.leaf_up(index, j) for j in range(leaf.up)]
+            yield self.leaves[index], "leaf", links
+        for s, name in enumerate(self.spines):
+            links = [self.spine_down_link(s, k) for k in range(self.spine_down[s])]
+            links += [self.spine_up_link(s, j) for j in range(self.spine_up[s])]
+            yield name, "spine", links
+        for c, name in enumerate(self.cores):
+            yield name, "core", [self.core_down_link(c, k) for k in range(self.core_down[c])]
+
+
+def _wirings(plan: FabricPlan, catalogue: Catalogue) -> Iterator[_Wiring]:
+    switch = plan.switch
+    namer = naming.port_namer(switch.family, switch.ports, switch.cage_count)
+    gpu_split = max(1, switch.port_speed_gbps // plan.port_gbps)
+    up_split = max(1, switch.port_speed_gbps // plan.uplink_gbps)
+    up_first = leaf_ports(plan).gpu_ports  # uplinks start after the fullest leaf's GPU ports
+    tiers = _tier_parts(plan, catalogue)
+    radix = switch.ports * up_split
+    layouts = plane_layouts(plan)
+    for pod in range(1, _pods(plan) + 1):
+        for layout in layouts:
+            yield _Wiring(pod, layout, namer, gpu_split, up_split, up_first, radix, tiers,
+                          layout.nic_port)
+
+
+def iter_switch_ports(plan: FabricPlan, catalogue: Catalogue | Sequence[Any]
+                      ) -> Iterator[tuple[str, str, int, list[Link]]]:
+    """``(device, role, plane, links)`` for every switch, in device order, one switch in
+    memory at a time (the per-switch configurations read this)."""
+    for wiring in _wirings(plan, Catalogue.of(catalogue)):
+        for name, role, links in wiring.switch_ports():
+            yield name, role, wiring.layout.number, links
 
 
 def link_count(plan: FabricPlan) -> int:

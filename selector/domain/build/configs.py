@@ -25,7 +25,6 @@ InfiniBand switches take no per-switch routing file: the subnet manager routes t
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -34,7 +33,7 @@ from ..catalogue import Catalogue, Source
 from ..plan import FabricPlan
 from ..recommend import tuning_for
 from ..tuning import Citation, ConfigLine, config_sections, infiniband_tuning
-from .cabling import Link, iter_links, switch_devices
+from .cabling import Link, iter_switch_ports, switch_devices
 
 __all__ = ["ASN_FIRST", "ASN_LAST", "SwitchConfig", "iter_configs", "opensm_conf",
            "asn_plan", "CONFIG_SOURCES"]
@@ -136,17 +135,15 @@ def asn_plan(plan: FabricPlan) -> dict[str, int]:
     return out
 
 
-def _ports_by_switch(plan: FabricPlan, catalogue: Catalogue
-                     ) -> dict[str, list[tuple[str, str, int, str]]]:
-    ports: dict[str, list[tuple[str, str, int, str]]] = defaultdict(list)
-    link: Link
-    for link in iter_links(plan, catalogue):
-        ports[link.a_device].append((link.a_port, f"{link.b_device}:{link.b_port}",
-                                     link.reach_m, link.tier))
-        if link.tier != "gpu":
-            ports[link.b_device].append((link.b_port, f"{link.a_device}:{link.a_port}",
-                                         link.reach_m, link.tier))
-    return ports
+def _ends(name: str, links: list[Link]) -> list[tuple[str, str, int, str]]:
+    """``(port, far end, reach_m, tier)`` of each link on switch ``name``."""
+    out = []
+    for link in links:
+        if link.a_device == name:
+            out.append((link.a_port, f"{link.b_device}:{link.b_port}", link.reach_m, link.tier))
+        else:
+            out.append((link.b_port, f"{link.a_device}:{link.a_port}", link.reach_m, link.tier))
+    return out
 
 
 _APPLY = ("nv config apply", "nv show qos roce")
@@ -228,7 +225,7 @@ def _sonic(name: str, role: str, asn: int, loopback: str,
 def iter_configs(plan: FabricPlan, catalogue: Catalogue | Sequence[Any]
                  ) -> Iterator[SwitchConfig]:
     """One ``SwitchConfig`` per switch of an Ethernet plan, in device order (none for
-    InfiniBand: ``opensm_conf``). Holds the plan's port list (one entry per link end)."""
+    InfiniBand: ``opensm_conf``), one switch's links in memory at a time."""
     catalogue = Catalogue.of(catalogue)
     family = plan.switch.family
     if plan.switch.technology != "ethernet":
@@ -238,18 +235,18 @@ def iter_configs(plan: FabricPlan, catalogue: Catalogue | Sequence[Any]
         return
     sections = config_sections(tuning.config)
     asns = asn_plan(plan)
-    ports = _ports_by_switch(plan, catalogue)
     write = _sonic if family == "sonic" else _nvue
-    for index, (name, role, layout) in enumerate(switch_devices(plan), start=1):
+    for index, (name, role, plane, links) in enumerate(iter_switch_ports(plan, catalogue),
+                                                       start=1):
         loopback = _loopback(index)
         qos = sections["leaf" if role == "leaf" else "spine"]
-        header = [ConfigLine(f"# {name}: {role}, plane {layout.number}, "
+        header = [ConfigLine(f"# {name}: {role}, plane {plane}, "
                              f"{plan.switch.vendor} {plan.switch.model}, {tuning.os}", None),
                   ConfigLine(f"# ASN {asns[name]} (private, 4 bytes), loopback {loopback}/32",
                              Citation(RFC_6996, "Private-use ASNs 4200000000-4294967294"))]
-        mine = ports.get(name, [])
+        mine = _ends(name, links)
         lines = header + write(name, role, asns[name], loopback, mine, qos)
-        yield SwitchConfig(name, role, layout.number, family, asns[name], loopback,
+        yield SwitchConfig(name, role, plane, family, asns[name], loopback,
                            tuple(lines), tuple(mine))
 
 
