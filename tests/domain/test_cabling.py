@@ -207,3 +207,23 @@ def test_the_planes_of_an_800g_nic_are_its_two_ports():
     planes = {(port, plane) for (device, port, plane) in ports if device == nic}
     assert {port for port, _ in planes} == {"port1", "port2"}
     assert len({plane for _, plane in planes}) == 2
+
+
+def test_identical_pods_are_the_same_plan_again_under_their_own_prefix():
+    plan = _plan(1000, 400, 8, "row", "any", Fabric.ROCE_400)
+    object.__setattr__(plan, "pods", 2)  # what a `pods` count on the plan will say
+    try:
+        rows = list(iter_links(plan, DEFAULT_CATALOGUE))
+        assert len(rows) == 2 * sum(plan.links.values()) == link_count(plan)
+        ends = [(r.a_device, r.a_port) for r in rows] + [(r.b_device, r.b_port) for r in rows]
+        assert len(ends) == len(set(ends))
+        devices = [name for name, _r, _l in switch_devices(plan)]
+        assert len(devices) == len(set(devices)) == 2 * plan.switches
+        assert {d.split("-", 1)[0] for d in devices} == {"p1", "p2"}
+        assert part_totals(rows) == bom_part_totals(plan)
+        from selector.domain.build.configs import asn_plan, iter_configs
+
+        assert len(set(asn_plan(plan).values())) > plan.leaf  # every leaf its own ASN
+        assert len(list(iter_configs(plan, DEFAULT_CATALOGUE))) == 2 * plan.switches
+    finally:
+        object.__delattr__(plan, "pods")

@@ -225,14 +225,17 @@ def _name_leaves(pod: int, plane: int, planes: int, segs: list[list[tuple[int, i
 
 
 def switch_devices(plan: FabricPlan) -> Iterator[tuple[str, str, PlaneLayout]]:
-    """``(device name, role, plane)`` of every switch of the plan: leaf, spine, core."""
-    for layout in plane_layouts(plan):
-        for leaf in layout.leaves:
-            yield leaf.name, "leaf", layout
-        for name in layout.spines:
-            yield name, "spine", layout
-        for name in layout.cores:
-            yield name, "core", layout
+    """``(device name, role, plane)`` of every switch of the plan, pod by pod: leaf,
+    spine, core."""
+    layouts = plane_layouts(plan)
+    for pod in range(1, _pods(plan) + 1):
+        for layout in layouts:
+            for leaf in layout.leaves:
+                yield _pod(leaf.name, pod), "leaf", layout
+            for name in layout.spines:
+                yield _pod(name, pod), "spine", layout
+            for name in layout.cores:
+                yield _pod(name, pod), "core", layout
 
 
 @dataclass
