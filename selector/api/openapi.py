@@ -15,7 +15,7 @@ from selector.domain import (
 from selector.domain.build.cabling import CSV_HEADER
 from selector.domain.decision import Budget, Determinism, Fabric, Workload
 from selector.domain.sizing import OVERSUB_MAX, OVERSUB_MIN, RADIX_MAX, RADIX_MIN
-from selector.planner.downloads import LINKS_MAX, SWITCHES_MAX
+from selector.planner.downloads import LINKS_MAX, SWITCHES_MAX, XLSX_LINKS_MAX
 
 
 def _int(name, lo, hi, required, description, default=None):
@@ -176,8 +176,9 @@ def _download(operation_id: str, summary: str, media: str, description: str) -> 
         "operationId": operation_id,
         "summary": summary,
         "description": description + f" Same parameters as /api/fabric (``fabric`` "
-                       f"required). Limits: {LINKS_MAX:,} links for the cabling plan, "
-                       f"{SWITCHES_MAX:,} switches for the configurations.",
+                       f"required). Limits: {LINKS_MAX:,} links for the CSV, "
+                       f"{XLSX_LINKS_MAX:,} for the XLSX, {SWITCHES_MAX:,} Ethernet switches "
+                       "for the configurations.",
         "parameters": _fabric_parameters(True),
         "responses": {
             "200": {"description": "The file, streamed (Content-Disposition: attachment)",

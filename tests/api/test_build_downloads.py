@@ -72,6 +72,7 @@ def test_bad_parameters_are_a_400_in_the_fabric_shape(client, path, params, fiel
 
 def test_a_plan_beyond_the_limit_is_a_413_that_names_it(client, monkeypatch):
     monkeypatch.setattr(downloads, "LINKS_MAX", 10)
+    monkeypatch.setattr(downloads, "XLSX_LINKS_MAX", 10)
     monkeypatch.setattr(downloads, "SWITCHES_MAX", 1)
     for path, word in (("/api/cabling.csv", "links"), ("/api/cabling.xlsx", "links"),
                        ("/api/configs.zip", "switches")):
@@ -87,7 +88,13 @@ def test_the_limit_lets_a_100k_gpu_csv_stream():
     plan = plan_fabric(Fabric.ROCE_400, Answers(100_000, nic_speed=400, nics_per_server=8),
                        DEFAULT_CATALOGUE)
     assert downloads.too_large(plan, "cabling") is None
+    assert downloads.too_large(plan, "xlsx") is None
     assert downloads.too_large(plan, "configs") is None
+    bigger = plan_fabric(Fabric.ROCE_800, Answers(100_000, nic_speed=800, nics_per_server=8),
+                         DEFAULT_CATALOGUE)  # 600,000 links, 7,826 switches
+    assert downloads.too_large(bigger, "cabling") is None
+    assert downloads.too_large(bigger, "configs") is None
+    assert downloads.too_large(bigger, "xlsx").status_code == 413
 
 
 def test_formula_cells_are_neutralised():
