@@ -26,6 +26,7 @@ MODULES = [
     "bench.bench_reports",
     "bench.bench_staff",
     "bench.bench_quotes",
+    "bench.bench_build",
     "bench.bench_scale",  # its own processes, database and Redis database
     "bench.bench_load",  # last: it restarts PostgreSQL
 ]

@@ -15,6 +15,7 @@ from selector.domain import (
     PLATFORMS,
     VENDORS,
 )
+from selector.domain.build.cabling import CSV_HEADER
 from selector.domain.build.failure import ELEMENTS
 from selector.domain.build.performance import (
     DEFAULT_MODEL_PARAMS_B,
@@ -33,6 +34,7 @@ from selector.domain.build.racks import (
 )
 from selector.domain.decision import Budget, Determinism, Fabric, Workload
 from selector.domain.sizing import OVERSUB_MAX, OVERSUB_MIN, RADIX_MAX, RADIX_MIN
+from selector.planner.downloads import LINKS_MAX, SWITCHES_MAX, XLSX_LINKS_MAX
 
 
 def _int(name, lo, hi, required, description, default=None):
@@ -253,6 +255,54 @@ SIZE_PROPERTIES = {
 }
 
 
+TOO_LARGE_RESPONSE = {
+    "description": "The plan is larger than the download's documented limit (links for the "
+                   "cabling plan, switches for the configurations); the message and "
+                   "``limit`` name it.",
+    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/TooLarge"}}},
+}
+
+
+def _fabric_parameters(fabric_required: bool) -> list[dict]:
+    return [
+        _int("gpus", GPUS_MIN, GPUS_MAX, True, "Total GPUs"),
+        _int("gpus_per_server", GPS_MIN, GPS_MAX, False, "GPUs per server", 8),
+        _int("radix", RADIX_MIN, RADIX_MAX, False,
+             "Switch ports at fabric speed (even)", 64),
+        _int("oversubscription", OVERSUB_MIN, OVERSUB_MAX, False,
+             "Leaf oversubscription r (r:1); with fabric, 1, 2 or 3", 1),
+        _enum("fabric", ["roce-v2-400g", "roce-v2-800g", "infiniband"], fabric_required,
+              "Plan this fabric on a catalogue switch (then leave out radix)"
+              + ("" if fabric_required else "; without it, a textbook fat-tree of radix")),
+        *HARDWARE_PARAMETERS,
+    ]
+
+
+def _download(operation_id: str, summary: str, media: str, description: str) -> dict:
+    return {"get": {
+        "operationId": operation_id,
+        "summary": summary,
+        "description": description + f" Same parameters as /api/fabric (``fabric`` "
+                       f"required). Limits: {LINKS_MAX:,} links for the CSV, "
+                       f"{XLSX_LINKS_MAX:,} for the XLSX, {SWITCHES_MAX:,} Ethernet switches "
+                       "for the configurations.",
+        "parameters": _fabric_parameters(True),
+        "responses": {
+            "200": {"description": "The file, streamed (Content-Disposition: attachment)",
+                    "content": {media: {"schema": {"type": "string",
+                                                   "contentMediaType": media}}}},
+            "400": ERROR_RESPONSE,
+            "413": TOO_LARGE_RESPONSE,
+            "429": RATE_LIMITED_RESPONSE,
+        },
+    }}
+
+
+CSV_DESCRIPTION = ("One row per link of the catalogue plan, header " + ",".join(CSV_HEADER)
+                   + "; UTF-8 with BOM; a cell that a spreadsheet could run as a formula "
+                   "starts with an apostrophe.")
+
+
 def openapi_document(server_url: str) -> dict:
     return {
         "openapi": "3.1.0",
@@ -295,19 +345,7 @@ def openapi_document(server_url: str) -> dict:
             "/api/fabric": {"get": {
                 "operationId": "fabric",
                 "summary": "Size a rail-optimized fat-tree",
-                "parameters": [
-                    _int("gpus", GPUS_MIN, GPUS_MAX, True, "Total GPUs"),
-                    _int("gpus_per_server", GPS_MIN, GPS_MAX, False, "GPUs per server", 8),
-                    _int("radix", RADIX_MIN, RADIX_MAX, False,
-                         "Switch ports at fabric speed (even)", 64),
-                    _int("oversubscription", OVERSUB_MIN, OVERSUB_MAX, False,
-                         "Leaf oversubscription r (r:1); with fabric, 1, 2 or 3", 1),
-                    _enum("fabric", ["roce-v2-400g", "roce-v2-800g", "infiniband"], False,
-                          "Plan this fabric on a catalogue switch (then leave out radix); "
-                          "without it, a textbook fat-tree of radix"),
-                    *HARDWARE_PARAMETERS,
-                    *BUILD_PARAMETERS,
-                ],
+                "parameters": [*_fabric_parameters(False), *BUILD_PARAMETERS],
                 "responses": {
                     "200": {"description": "The fabric size", "content": {
                         "application/json": {"schema": {
@@ -316,31 +354,13 @@ def openapi_document(server_url: str) -> dict:
                     "429": RATE_LIMITED_RESPONSE,
                 },
             }},
-            "/api/acceptance.txt": {"get": {
-                "operationId": "acceptance",
-                "summary": "The acceptance test plan of a catalogue plan, as text in the "
-                           "request's language: link checks per port group, perftest per "
-                           "link class, nccl-tests with the estimate as the pass threshold, "
-                           "the counters to read",
-                "description": "The same query parameters as /api/fabric (a fabric, or the "
-                               "recommended fabric of the cluster; radix is refused).",
-                "parameters": [
-                    _int("gpus", GPUS_MIN, GPUS_MAX, True, "Total GPUs"),
-                    _int("gpus_per_server", GPS_MIN, GPS_MAX, False, "GPUs per server", 8),
-                    _enum("fabric", ["roce-v2-400g", "roce-v2-800g", "infiniband"], False,
-                          "The fabric to test (default: the recommended one)"),
-                    *HARDWARE_PARAMETERS,
-                    *BUILD_PARAMETERS,
-                ],
-                "responses": {
-                    "200": {"description": "The test plan", "content": {
-                        "text/plain": {"schema": {"type": "string"}}}},
-                    "400": ERROR_RESPONSE,
-                    "429": RATE_LIMITED_RESPONSE,
-                },
-            }},
+                "parameters": [*_fabric_parameters(False), *BUILD_PARAMETERS],
         },
         "components": {"schemas": {
+            "TooLarge": {"type": "object", "required": ["errors", "limit"], "properties": {
+                "errors": {"type": "object", "additionalProperties": {
+                    "type": "array", "items": {"type": "string"}}},
+                "limit": {"type": "integer", "minimum": 1}}},
             "Errors": {"type": "object", "required": ["errors"], "properties": {
                 "errors": {"type": "object", "additionalProperties": {
                     "type": "array", "items": {"type": "string"}}}}},

@@ -20,7 +20,8 @@ from functools import wraps
 
 from django.conf import settings
 from django.core.cache import cache
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, JsonResponse
+from django.http.response import HttpResponseBase
 from django.utils.translation import gettext as _
 
 from selector.core.request import client_ip
@@ -44,9 +45,9 @@ def _count(request: HttpRequest) -> tuple[int, int]:
     return count, max(1, int(window - now % window + 0.999))
 
 
-def rate_limited(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+def rate_limited(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:
     @wraps(view)
-    def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+    def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponseBase:
         if settings.API_RATE_LIMIT > 0:
             count, retry_after = _count(request)
             if count > settings.API_RATE_LIMIT:

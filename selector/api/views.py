@@ -4,9 +4,12 @@ requests from one address a 429 in the same shape, with Retry-After (selector.ap
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 
+from django import forms
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http.response import HttpResponseBase
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
@@ -16,8 +19,16 @@ from selector.api.throttle import rate_limited
 from selector.content.httpcache import cacheable
 from selector.content.snapshot import current as current_content
 from selector.core import explain
-from selector.domain import Fabric, FabricTooLarge, SizingError, plan_fabric, size_fabric
+from selector.domain import (
+    Fabric,
+    FabricPlan,
+    FabricTooLarge,
+    SizingError,
+    plan_fabric,
+    size_fabric,
+)
 from selector.domain.recommend import FabricOption
+from selector.planner import downloads
 from selector.planner.build import acceptance_text
 from selector.planner.presenter import api_dict, fabric_api
 from selector.planner.services import fresh
@@ -74,7 +85,7 @@ def fabric(request: HttpRequest) -> JsonResponse:
     return _json(result)
 
 
-def _planned(fabric_code: Fabric, form: FabricQuery):
+def _plan_or_error(fabric_code: Fabric, form: FabricQuery) -> FabricPlan | JsonResponse:
     """The catalogue plan of ``fabric_code``, or the 400 that says why there is none."""
     answers = form.answers()
     try:
@@ -82,20 +93,56 @@ def _planned(fabric_code: Fabric, form: FabricQuery):
         plan = plan_fabric(fabric_code, answers, content.catalogue, content.prices)
     except FabricTooLarge as exc:
         option = FabricOption(fabric_code, None, error="too_large", max_gpus=exc.max_gpus)
-        return None, _json({"errors": {"gpus": [no_plan_text(option)]}}, status=400)
+        return _json({"errors": {"gpus": [no_plan_text(option)]}}, status=400)
     except LookupError:
         option = FabricOption(fabric_code, None, error="no_switch")
-        return None, _json({"errors": {"fabric": [no_plan_text(option)]}}, status=400)
-    return plan, None
+        return _json({"errors": {"fabric": [no_plan_text(option)]}}, status=400)
+    assert plan is not None  # only the standard network has no plan, not a FABRIC_CHOICE
+    return plan
 
 
 def _catalogue_plan(fabric_code: Fabric, form: FabricQuery) -> JsonResponse:
-    plan, error = _planned(fabric_code, form)
-    if error is not None:
-        return error
+    plan = _plan_or_error(fabric_code, form)
+    if isinstance(plan, JsonResponse):
+        return plan
     body = fabric_api(FabricOption(fabric_code, plan), form.build_params())
     assert body is not None  # a planned option always has its API body
     return _json(body)
+
+
+def _download(request: HttpRequest, respond: Callable[[FabricPlan], HttpResponseBase]
+              ) -> HttpResponseBase:
+    """A build download of the catalogue plan ``/api/fabric`` gives for the same query:
+    400 in its error shape for bad parameters (``fabric`` is required here), 413 beyond
+    the download's limit (selector.planner.downloads)."""
+    form = FabricQuery(request.GET)
+    if not form.is_valid():
+        return _errors(form)
+    if not form.cleaned_data["fabric"]:
+        return _json({"errors": {"fabric": [str(forms.Field.default_error_messages[
+            "required"])]}}, status=400)
+    plan = _plan_or_error(Fabric(form.cleaned_data["fabric"]), form)
+    if isinstance(plan, JsonResponse):
+        return plan
+    return respond(plan)
+
+
+@rate_limited
+@require_safe
+def cabling_csv(request: HttpRequest) -> HttpResponseBase:
+    return _download(request, downloads.cabling_csv)
+
+
+@rate_limited
+@require_safe
+def cabling_xlsx(request: HttpRequest) -> HttpResponseBase:
+    return _download(request, downloads.cabling_xlsx)
+
+
+@rate_limited
+@require_safe
+def configs_zip(request: HttpRequest) -> HttpResponseBase:
+    return _download(request, downloads.configs_zip)
 
 
 @rate_limited
@@ -121,10 +168,9 @@ def acceptance(request: HttpRequest) -> HttpResponse:
             return _json({"errors": {"fabric": [_("The standard network has no back-end "
                                                   "fabric to test: give a fabric.")]}},
                          status=400)
-    plan, error = _planned(fabric_code, form)
-    if error is not None:
-        return error
-    assert plan is not None
+    plan = _plan_or_error(fabric_code, form)
+    if isinstance(plan, JsonResponse):
+        return plan
     text = acceptance_text(plan, explain.fabric_label(fabric_code), form.build_params())
     response = HttpResponse(text, content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = 'inline; filename="acceptance-test-plan.txt"'

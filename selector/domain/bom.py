@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from .plan import FabricPlan
 
 __all__ = ["BomLine", "Prices", "Cost", "GPU_REACH_MAX_M", "bill_of_materials", "cost_of",
-           "missing_part_key"]
+           "missing_part_key", "links_per_part", "tier_reach"]
 
 # GPU-to-leaf links stay within the row of the servers (multimode reach).
 GPU_REACH_MAX_M = 50
@@ -156,6 +156,23 @@ def _per_module(part: PartSpec, gbps: int, technology: str = "ethernet") -> int:
     return 0
 
 
+def links_per_part(part: PartSpec, gbps: int, technology: str = "ethernet") -> int:
+    """Links of ``gbps`` one module or copper cable carries, as the bill of materials counts
+    them (the cabling plan groups its links the same way)."""
+    return _per_module(part, gbps, technology)
+
+
+def tier_reach(plan: FabricPlan) -> dict[str, tuple[int, int]]:
+    """``tier -> (link speed, planned reach in metres)`` for the plan's link tiers: GPU links
+    within the servers' row, uplinks at the distance the customer chose."""
+    out = {"gpu": (plan.port_gbps, min(plan.reach_m, GPU_REACH_MAX_M))}
+    if plan.tiers >= 2:
+        out["leaf_spine"] = (plan.uplink_gbps, plan.reach_m)
+    if plan.tiers >= 3:
+        out["spine_core"] = (plan.uplink_gbps, plan.reach_m)
+    return out
+
+
 def _fibre_fits(cable: PartSpec, gbps: int) -> bool:
     """A straight fibre carries one path of ``link_gbps`` (an 800G link takes two); a
     splitter fibre (``links`` > 1) serves links of exactly its speed."""
@@ -241,7 +258,6 @@ def bill_of_materials(plan: FabricPlan, parts: Sequence[PartSpec]
                      reach_m=None, source=switch.source)]
     acc = _Lines()
     missing: list[dict[str, Any]] = []
-    gpu_reach = min(plan.reach_m, GPU_REACH_MAX_M)
     nic = ("cx8-eth" if plan.ports_per_nic == 2 else "qsfp112"
            if plan.platform == "bluefield3" else "osfp")
     # DGX/HGX: the NICs sit behind twin-port OSFP cages, one module serves two NIC ports
@@ -249,11 +265,8 @@ def bill_of_materials(plan: FabricPlan, parts: Sequence[PartSpec]
     # part number for that server-side module in the documents we read: it is counted, and
     # reported as a part our engineers specify.
     twin_nic = plan.platform == "dgx" and plan.ports_per_nic == 1
-    tiers = [("gpu", plan.port_gbps, gpu_reach, "nic")]
-    if plan.tiers >= 2:
-        tiers.append(("leaf_spine", plan.uplink_gbps, plan.reach_m, "switch"))
-    if plan.tiers >= 3:
-        tiers.append(("spine_core", plan.uplink_gbps, plan.reach_m, "switch"))
+    tiers = [(tier, gbps, reach, "nic" if tier == "gpu" else "switch")
+             for tier, (gbps, reach) in tier_reach(plan).items()]
     for tier, gbps, reach, far in tiers:
         option = _choose(parts, technology, vendor_key, gbps, reach, far, nic)
         if option is None:

@@ -49,6 +49,7 @@ __all__ = [
     "nic_ports",
     "uplink_speed",
     "rail_ports",
+    "rail_ports_of",
     "plan_fabric",
     "recommend_fabric",
     "candidate_switches",
@@ -96,17 +97,20 @@ NOTE_SOURCES: dict[str, tuple[Source, ...]] = {"inference_pods": (HGX_RA_TOPOLOG
 def rail_ports(answers: Answers) -> list[int]:
     """NIC ports on each rail: one per server, one rail per NIC. A partly populated last
     server carries ``ceil(its GPUs x NICs per server / GPUs per server)`` NICs."""
-    servers = answers.servers
-    gps = answers.gpus_per_server
-    rails = answers.rails
-    last_gpus = answers.gpus - (servers - 1) * gps
-    last_nics = -(-last_gpus * rails // gps)
+    return rail_ports_of(answers.gpus, answers.servers, answers.gpus_per_server, answers.rails)
+
+
+def rail_ports_of(gpus: int, servers: int, gpus_per_server: int, rails: int) -> list[int]:
+    """``rail_ports`` from the plan's own counts (a frozen plan has no answers)."""
+    last_gpus = gpus - (servers - 1) * gpus_per_server
+    last_nics = -(-last_gpus * rails // gpus_per_server)
     return [servers if i < last_nics else servers - 1 for i in range(rails)]
 
 
-def _split(values: list[int], parts: int) -> list[list[int]]:
+def _split[T](values: list[T], parts: int) -> list[list[T]]:
     q, rem = divmod(len(values), parts)
-    out, start = [], 0
+    out: list[list[T]] = []
+    start = 0
     for i in range(parts):
         size = q + (1 if i < rem else 0)
         out.append(values[start:start + size])

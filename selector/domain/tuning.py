@@ -29,6 +29,9 @@ __all__ = [
     "TuningProfile",
     "LeafPorts",
     "PortGroup",
+    "SPINE_SECTION",
+    "NIC_SECTION",
+    "config_sections",
     "LOSSLESS_MAX_M",
     "tuning_profile",
     "InfinibandTuning",
@@ -357,7 +360,7 @@ def _nic_lines(dscp: int, priority: int, cnp_dscp: int, cnp_priority: int, pfc: 
     traffic class is the DSCP shifted past the two ECN bits), PFC on the lossless priority
     when the GPU ports run lossless, an MTU whose RoCE MTU reaches 4096."""
     lines = [
-        ConfigLine("# On every GPU server, for each RoCE port <netdev>: values that must match "
+        ConfigLine(NIC_SECTION + ", for each RoCE port <netdev>: values that must match "
                    "the switches", None),
         ConfigLine("mlnx_qos -i <netdev> --trust dscp",
                    Citation(MLNX_QOS, "Trust state: classify by DSCP")),
@@ -384,6 +387,21 @@ def _nic_lines(dscp: int, priority: int, cnp_dscp: int, cnp_priority: int, pfc: 
                    f"{cnp_priority}, the switches' strict priority class)", None),
     ]
     return lines
+
+
+SPINE_SECTION = "# Spine and core switches: every port faces another switch"
+NIC_SECTION = "# On every GPU server"
+
+
+def config_sections(config: tuple[ConfigLine, ...]) -> dict[str, tuple[ConfigLine, ...]]:
+    """A snippet's lines by where they go: ``leaf`` (the leaf, or the one switch of a
+    plane), ``spine`` (spine and core switches; empty in one tier) and ``nic`` (every GPU
+    server), split at the snippet's own section comments."""
+    texts = [line.text for line in config]
+    nic = next((i for i, t in enumerate(texts) if t.startswith(NIC_SECTION)), len(texts))
+    spine = texts.index(SPINE_SECTION) if SPINE_SECTION in texts[:nic] else nic
+    return {"leaf": config[:spine], "spine": config[spine + 1:nic] if spine < nic else (),
+            "nic": config[nic:]}
 
 
 def _long_link_warnings(cable_m: int) -> list[Warn]:
@@ -561,8 +579,7 @@ def _spectrum(speed: int, uplink: int, cable_m: int, gpu_cable: int, ar_nic_ok: 
              ConfigLine("nv show qos roce", Citation(CL_ROCE, "Verify RoCE configuration"))]
     lines = [*leaf_lines, *apply]
     if spine_lines:
-        lines += [ConfigLine("# Spine and core switches: every port faces another switch",
-                             None),
+        lines += [ConfigLine(SPINE_SECTION, None),
                   ConfigLine("nv set qos roce mode lossless",
                              Citation(CL_ROCE, "RoCE lossless (with PFC and ECN)")),
                   *spine_lines, *apply]
@@ -722,8 +739,7 @@ def _sonic(speed: int, uplink: int, cable_m: int, gpu_cable: int, switch_key: st
     if spine_spans:
         spine_groups, spine_lines = _sonic_block(spine_spans, switch_key, uplink, speed)
         groups += spine_groups
-        lines += [ConfigLine("# Spine and core switches: every port faces another switch",
-                             None), *spine_lines]
+        lines += [ConfigLine(SPINE_SECTION, None), *spine_lines]
     gpu_lossless = next(g.lossless for g in groups if g.role == "gpu")
     lines += _nic_lines(3, 3, 48, 6, gpu_lossless, remap=True)
     cits["nic"] = (Citation(MLNX_QOS, "Trust state: classify by DSCP"),

@@ -4,9 +4,13 @@ the FAQ and comparison rows)."""
 
 from __future__ import annotations
 
+from django.urls import reverse
+
 from selector.content.queries import block, comparison_rows, faq_entries
 from selector.content.snapshot import current
+from selector.core.sharing import share_token
 from selector.domain import Recommendation
+from selector.planner import downloads
 from selector.planner.presenter import present
 from selector.wizard.steps import STEP_OF_FIELD, STEPS
 
@@ -38,4 +42,18 @@ def result_context(rec: Recommendation) -> dict:
         # at once, so its cache key has the content's stamp (every column of every row).
         "content_stamp": current().stamp,
         "faqs": faq_entries(rec.faq_topics),
+        "build_downloads": build_downloads(rec),
     }
+
+
+def build_downloads(rec: Recommendation) -> dict | None:
+    """``includes/build_downloads.html``'s context: the downloads of the recommended plan
+    through the signed share link (a function of the answers, as the cached plan markup)."""
+    plan = rec.recommended.plan
+    if plan is None:
+        return None
+    token = share_token(rec.answers)
+    return downloads.download_context(plan, {
+        "csv": reverse("wizard:shared_cabling_csv", args=[token]),
+        "xlsx": reverse("wizard:shared_cabling_xlsx", args=[token]),
+        "configs": reverse("wizard:shared_configs_zip", args=[token])})

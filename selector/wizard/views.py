@@ -9,6 +9,7 @@ from __future__ import annotations
 from django import forms
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http.response import HttpResponseBase
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -27,6 +28,7 @@ from selector.core.sharing import answers_from_token, share_token
 from selector.core.siteurl import absolute
 from selector.core.social import Social
 from selector.domain import Answers, InvalidAnswers, decide
+from selector.planner import downloads
 from selector.planner.presenter import present
 from selector.planner.services import fresh
 from selector.wizard import services
@@ -435,6 +437,22 @@ def shared_card(request: HttpRequest, token: str) -> HttpResponse:
         raise Http404("no such share link")
     vm = present(fresh(answers), id_prefix="card")
     return HttpResponse(plan_card(vm, company().short_name), content_type="image/png")
+
+
+@require_safe
+def shared_download(request: HttpRequest, token: str, kind: str) -> HttpResponseBase:
+    """The cabling plan or the switch configurations of the shared result's recommended
+    plan: the signed link is the credential, as for the shared page. 404 for a bad link or
+    a result without a fabric plan; 413 beyond the download's limit."""
+    answers = answers_from_token(token)
+    if answers is None:
+        raise Http404("no such share link")
+    plan = fresh(answers).recommended.plan
+    if plan is None:
+        raise Http404("no fabric plan to download")
+    response = downloads.respond(kind, plan)
+    response["X-Robots-Tag"] = "noindex"
+    return response
 
 
 @require_http_methods(["GET", "HEAD", "POST"])

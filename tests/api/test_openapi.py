@@ -21,7 +21,11 @@ from selector.api import urls as api_urls
 from selector.api.openapi import openapi_document
 
 DOC = openapi_document("http://testserver/")
-OPERATIONS = [(path, item["get"]) for path, item in DOC["paths"].items()]
+# JSON operations; the downloads (a file on 200) are checked below.
+OPERATIONS = [(path, item["get"]) for path, item in DOC["paths"].items()
+              if "application/json" in item["get"]["responses"]["200"]["content"]]
+DOWNLOADS = [(path, item["get"]) for path, item in DOC["paths"].items()
+             if (path, item["get"]) not in OPERATIONS]
 EXAMPLES = settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                            HealthCheck.too_slow])
 
@@ -103,7 +107,8 @@ def test_the_document_is_valid_openapi_and_names_every_api_route():
     routes = {"/api/" + str(p.pattern) for p in get_resolver(api_urls).url_patterns
               if isinstance(p, URLPattern)} - {"/api/openapi.json"}
     assert set(DOC["paths"]) == routes == {"/api/recommend", "/api/fabric",
-                                           "/api/acceptance.txt"}
+                                           "/api/acceptance.txt", "/api/cabling.csv",
+                                           "/api/cabling.xlsx", "/api/configs.zip"}
 
 
 def test_the_served_document_is_the_document_of_this_host(client):
@@ -158,3 +163,40 @@ def test_the_required_parameters_alone_give_the_documented_200(client, content, 
     fabric = body.get("fabric", body)
     expected = (2, 8, 4) if path == "/api/recommend" else (2, 16, 8)
     assert (fabric["tiers"], fabric["leaf"], fabric["spine"]) == expected
+
+
+@pytest.mark.parametrize(("path", "operation"), DOWNLOADS, ids=[p for p, _o in DOWNLOADS])
+def test_a_download_takes_the_fabric_parameters_and_answers_its_documented_file(
+        client, content, path, operation):
+    fabric = {p["name"] for p in DOC["paths"]["/api/fabric"]["get"]["parameters"]}
+    assert {p["name"] for p in operation["parameters"]} == fabric
+    response = client.get(path, {"gpus": "64", "fabric": "roce-v2-400g"})
+    assert response.status_code == 200
+    media = response["Content-Type"].split(";")[0]
+    assert media in operation["responses"]["200"]["content"]
+    assert b"".join(response.streaming_content)
+
+
+@pytest.mark.parametrize(("path", "operation"), DOWNLOADS, ids=[p for p, _o in DOWNLOADS])
+@settings(max_examples=15, suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                                  HealthCheck.too_slow])
+@given(data=st.data())
+def test_a_download_outside_its_schema_is_a_documented_400_naming_it(
+        client, content, path, operation, data):
+    parameter = data.draw(st.sampled_from(operation["parameters"]))
+    query = {"gpus": "64", "fabric": "infiniband"}
+    query[parameter["name"]] = data.draw(_outside(parameter["schema"]))
+    response = client.get(path, query, HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 400, (query, response.content[:300])
+    body = _check_against_document(operation, response)
+    assert parameter["name"] in body["errors"]
+
+
+def test_a_download_too_large_is_a_documented_413(client, content, monkeypatch):
+    from selector.planner import downloads
+
+    monkeypatch.setattr(downloads, "LINKS_MAX", 1)
+    path, operation = DOWNLOADS[0]
+    response = client.get(path, {"gpus": "64", "fabric": "roce-v2-400g"})
+    assert response.status_code == 413
+    _check_against_document(operation, response)

@@ -94,6 +94,9 @@ def _leaks(resolver=None, urlconf=None) -> list[str]:
 def test_the_walk_finds_every_known_token_route():
     names = {(ns, name) for ns, name, _params, _secret in _secret_routes()}
     assert names == {("wizard", "shared"), ("wizard", "handoff"), ("wizard", "shared_card"),
+                     # The shared result's build downloads (/wizard/r/<token>/cabling.csv...)
+                     ("wizard", "shared_cabling_csv"), ("wizard", "shared_cabling_xlsx"),
+                     ("wizard", "shared_configs_zip"),
                      ("reports", "customer"),
                      ("reports", "customer_web"), ("staff", "password_reset_confirm"),
                      ("quotes", "customer"), ("quotes", "customer_accept"),

@@ -31,6 +31,10 @@ EXPECTED: dict[str, dict] = {
     "api-recommend": {"all": 400},  # no parameters: a 400 with the field errors
     "api-fabric": {"all": 400},
     "api-acceptance": {"all": 400},  # no parameters: the same 400 as /api/fabric
+    # The build downloads take /api/fabric's parameters: none given is the same 400.
+    "api-cabling-csv": {"all": 400},
+    "api-cabling-xlsx": {"all": 400},
+    "api-configs-zip": {"all": 400},
     "api-openapi": {"all": 200},
     "robots_txt": {"all": 200},
     "sitemap_xml": {"all": 200},
@@ -45,6 +49,10 @@ EXPECTED: dict[str, dict] = {
     "wizard:shared_card": {"all": 200},  # the shared result's sharing image
     # The shared result links here: a GET without Sec-Fetch-Site: same-origin asks first.
     "wizard:handoff": {"all": 200},
+    # The shared result's build downloads: the signed link is the credential (as the page).
+    "wizard:shared_cabling_csv": {"all": 200},
+    "wizard:shared_cabling_xlsx": {"all": 200},
+    "wizard:shared_configs_zip": {"all": 200},
     "public:contact": {"all": 302},  # no finished wizard: back to the wizard
     "public:thanks": {"all": 302},  # nothing submitted in this session
     # POST only (the call-back request of the session's own lead, tests/leads/test_callback.py).
@@ -67,6 +75,11 @@ EXPECTED: dict[str, dict] = {
     # or not (nothing tells them it exists).
     "staff:lead_report": {A: 404, O: 404, S: 200, M: 200},
     "staff:lead_report_web": {A: 404, O: 404, S: 200, M: 200},
+    # The lead's build downloads (its frozen plan), decided as the report: a 404 for all
+    # who may not view the lead.
+    "staff:lead_cabling_csv": {A: 404, O: 404, S: 200, M: 200},
+    "staff:lead_cabling_xlsx": {A: 404, O: 404, S: 200, M: 200},
+    "staff:lead_configs_zip": {A: 404, O: 404, S: 200, M: 200},
     # Their addresses before issue 16: a redirect to the above, which decides.
     "old_staff_report": {"all": 301},
     "old_staff_report_web": {"all": 301},
@@ -160,6 +173,9 @@ def _url(name: str, lead) -> str:
         "wizard:shared": {"token": share_token(Answers(gpus=64))},
         "wizard:handoff": {"token": share_token(Answers(gpus=64))},
         "wizard:shared_card": {"token": share_token(Answers(gpus=64))},
+        **{name: {"token": share_token(Answers(gpus=64))} for name in (
+            "wizard:shared_cabling_csv", "wizard:shared_cabling_xlsx",
+            "wizard:shared_configs_zip")},
         "reports:customer": {"token": links.make_token(lead)},
         "reports:customer_web": {"token": links.make_token(lead)},
         "staff:duplicate_dismiss": {"public_id": lead.public_id, "flag_id": 1},

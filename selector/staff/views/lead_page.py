@@ -15,6 +15,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Q
 from django.forms import Form
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -31,6 +32,7 @@ from selector.leads import worktime
 from selector.leads.models import DuplicateFlag, Lead, LeadEvent, LostReason, NextActionKind, Status
 from selector.leads.report import views as report_views
 from selector.leads.snapshots import lead_recommendation
+from selector.planner import downloads
 from selector.planner.presenter import present
 from selector.staff import permissions, services
 from selector.staff.access import get_lead_for_user, staff_required
@@ -79,6 +81,25 @@ def lead_report_web(request: HttpRequest, public_id) -> HttpResponse:
         f"?lang={language}" if language else "")
     return report_views.web_response(request, lead, via="staff", pdf_url=pdf_url,
                                      language=language)
+
+
+@require_safe
+def lead_download(request: HttpRequest, public_id, kind: str) -> HttpResponseBase:
+    """The cabling plan or the switch configurations of the lead's frozen plan (what the
+    customer was shown); a 404 for everyone who may not view the lead, as the report."""
+    lead = get_lead_for_user(request, public_id)
+    plan = lead_recommendation(lead).recommended.plan
+    if plan is None:
+        raise Http404("no fabric plan to download")
+    return downloads.respond(kind, plan)
+
+
+def lead_build_downloads(lead: Lead, plan) -> dict | None:
+    """``includes/build_downloads.html``'s context on the lead page."""
+    return downloads.download_context(plan, {
+        "csv": reverse("staff:lead_cabling_csv", args=[lead.public_id]),
+        "xlsx": reverse("staff:lead_cabling_xlsx", args=[lead.public_id]),
+        "configs": reverse("staff:lead_configs_zip", args=[lead.public_id])})
 
 
 def _share_url(lead: Lead) -> str:
@@ -184,7 +205,8 @@ def _lead_context(request, lead: Lead, **extra) -> dict:
     events = list(lead.events.select_related("actor").order_by("-created_at", "-pk")[:200])
     # The recommendation frozen when the lead was created, through the one presenter: the
     # same numbers as the customer's PDF and its JSON-LD.
-    vm = present(lead_recommendation(lead), company=company(), id_prefix="lead")
+    rec = lead_recommendation(lead)
+    vm = present(rec, company=company(), id_prefix="lead")
     now = timezone.now()
     # The other lead of each flag as the card shows it (not its sizing snapshot).
     shown = ("public_id", "report_number", "name", "company")
@@ -202,6 +224,7 @@ def _lead_context(request, lead: Lead, **extra) -> dict:
         "lead": lead,
         "owner_name": permissions.display_name(lead.owner) if lead.owner else "",
         "vm": vm,
+        "build_downloads": lead_build_downloads(lead, rec.recommended.plan),
         "answers_rows": [(row.label, row.value) for row in vm.answer_rows],
         "recommendation_label": vm.recommendation_label,
         "rule_title": vm.rule_title,
