@@ -354,7 +354,41 @@ def openapi_document(server_url: str) -> dict:
                     "429": RATE_LIMITED_RESPONSE,
                 },
             }},
-                "parameters": [*_fabric_parameters(False), *BUILD_PARAMETERS],
+            "/api/acceptance.txt": {"get": {
+                "operationId": "acceptance",
+                "summary": "The acceptance test plan of a catalogue plan, as text in the "
+                           "request's language: link checks per port group, perftest per "
+                           "link class, nccl-tests with the estimate as the pass threshold, "
+                           "the counters to read",
+                "description": "The same query parameters as /api/fabric (a fabric, or the "
+                               "recommended fabric of the cluster; radix is refused).",
+                "parameters": [
+                    _int("gpus", GPUS_MIN, GPUS_MAX, True, "Total GPUs"),
+                    _int("gpus_per_server", GPS_MIN, GPS_MAX, False, "GPUs per server", 8),
+                    _enum("fabric", ["roce-v2-400g", "roce-v2-800g", "infiniband"], False,
+                          "The fabric to test (default: the recommended one)"),
+                    *HARDWARE_PARAMETERS,
+                    *BUILD_PARAMETERS,
+                ],
+                "responses": {
+                    "200": {"description": "The test plan", "content": {
+                        "text/plain": {"schema": {"type": "string"}}}},
+                    "400": ERROR_RESPONSE,
+                    "429": RATE_LIMITED_RESPONSE,
+                },
+            }},
+            "/api/cabling.csv": _download(
+                "cabling_csv", "The cabling plan as CSV", "text/csv", CSV_DESCRIPTION),
+            "/api/cabling.xlsx": _download(
+                "cabling_xlsx", "The cabling plan as an XLSX workbook",
+                "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+                "The same rows as /api/cabling.csv, every text an explicit string cell."),
+            "/api/configs.zip": _download(
+                "configs_zip", "One configuration file per switch, zipped",
+                "application/zip",
+                "One file per switch named by its device name (NVUE or SONiC, with the "
+                "lossless QoS and eBGP unnumbered underlay), or opensm.conf for "
+                "InfiniBand, and README.txt."),
         },
         "components": {"schemas": {
             "TooLarge": {"type": "object", "required": ["errors", "limit"], "properties": {
