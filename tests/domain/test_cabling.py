@@ -19,7 +19,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from selector.domain import DEFAULT_CATALOGUE, Answers, FabricTooLarge
+from selector.domain import (
+    DEFAULT_CATALOGUE,
+    OVERSUBSCRIPTIONS,
+    PLATFORMS,
+    Answers,
+    FabricTooLarge,
+)
 from selector.domain.build import naming
 from selector.domain.build.cabling import (
     CSV_HEADER,
@@ -30,7 +36,7 @@ from selector.domain.build.cabling import (
     part_totals,
     switch_devices,
 )
-from selector.domain.decision import DISTANCES, Fabric
+from selector.domain.decision import DISTANCES, Fabric, Workload
 from selector.domain.plan import FabricPlan, plan_fabric
 from selector.domain.recommend import leaf_ports
 
@@ -157,13 +163,17 @@ def test_cabling_invariants_over_the_sweep(combo, plan):
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(gpus=st.integers(1, 6000), nic=st.sampled_from(NICS), nps=st.sampled_from((1, 2, 4, 8)),
        gps=st.sampled_from((4, 8)), distance=st.sampled_from(list(DISTANCES)),
-       fabric=st.sampled_from(FABRICS))
-def test_cabling_invariants_for_any_answers(gpus, nic, nps, gps, distance, fabric):
+       fabric=st.sampled_from(FABRICS), platform=st.sampled_from(PLATFORMS),
+       oversubscription=st.sampled_from(OVERSUBSCRIPTIONS),
+       workload=st.sampled_from(list(Workload)))
+def test_cabling_invariants_for_any_answers(gpus, nic, nps, gps, distance, fabric, platform,
+                                            oversubscription, workload):
     if nps > gps:
         nps = gps
     try:
         answers = Answers(gpus, gpus_per_server=gps, nic_speed=nic, nics_per_server=nps,
-                          distance=distance)
+                          distance=distance, platform=platform,
+                          oversubscription=int(oversubscription), workload=workload)
         plan = plan_fabric(fabric, answers, DEFAULT_CATALOGUE)
     except (FabricTooLarge, LookupError, ValueError):
         return
@@ -209,21 +219,23 @@ def test_the_planes_of_an_800g_nic_are_its_two_ports():
     assert len({plane for _, plane in planes}) == 2
 
 
-def test_identical_pods_are_the_same_plan_again_under_their_own_prefix():
-    plan = _plan(1000, 400, 8, "row", "any", Fabric.ROCE_400)
-    object.__setattr__(plan, "pods", 2)  # what a `pods` count on the plan will say
-    try:
-        rows = list(iter_links(plan, DEFAULT_CATALOGUE))
-        assert len(rows) == 2 * sum(plan.links.values()) == link_count(plan)
-        ends = [(r.a_device, r.a_port) for r in rows] + [(r.b_device, r.b_port) for r in rows]
-        assert len(ends) == len(set(ends))
-        devices = [name for name, _r, _l in switch_devices(plan)]
-        assert len(devices) == len(set(devices)) == 2 * plan.switches
-        assert {d.split("-", 1)[0] for d in devices} == {"p1", "p2"}
-        assert part_totals(rows) == bom_part_totals(plan)
-        from selector.domain.build.configs import asn_plan, iter_configs
+@pytest.mark.parametrize(("gpus", "fabric"), [(4096, Fabric.INFINIBAND),
+                                             (10000, Fabric.ROCE_400)])
+def test_inference_pods_are_the_same_plan_again_under_their_own_prefix(gpus, fabric):
+    """A large inference cluster is planned as identical, independent two-tier pods
+    (FabricPlan.pods): each pod is cabled under its own prefix and the invariants hold."""
+    from selector.domain.build.configs import asn_plan, iter_configs, opensm_conf
 
-        assert len(set(asn_plan(plan).values())) > plan.leaf  # every leaf its own ASN
-        assert len(list(iter_configs(plan, DEFAULT_CATALOGUE))) == 2 * plan.switches
-    finally:
-        object.__delattr__(plan, "pods")
+    plan = plan_fabric(fabric, Answers(gpus, workload=Workload.INFERENCE), DEFAULT_CATALOGUE,
+                       FULL_PRICES)
+    assert plan.pods >= 2
+    check_plan(plan)
+    devices = [name for name, _r, _l in switch_devices(plan)]
+    assert len(devices) == len(set(devices)) == plan.switches
+    assert {d.split("-", 1)[0] for d in devices} == {f"p{n}" for n in range(1, plan.pods + 1)}
+    configs = list(iter_configs(plan, DEFAULT_CATALOGUE))
+    if plan.switch.technology == "ethernet":
+        assert len(configs) == plan.switches
+        assert len(set(asn_plan(plan).values())) > plan.leaf // plan.pods  # a leaf, an ASN
+    else:  # one opensm.conf, the same settings for each pod's subnet manager
+        assert configs == [] and opensm_conf(plan)

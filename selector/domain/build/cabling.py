@@ -104,7 +104,18 @@ class PlaneLayout:
 
 
 def _pods(plan: FabricPlan) -> int:
-    return int(getattr(plan, "pods", 1) or 1)
+    return plan.pods
+
+
+def _pod_rails(plan: FabricPlan) -> list[int]:
+    """NIC ports per rail of one pod. With several pods each is sized for
+    ``ceil(servers / pods)`` full servers (FabricPlan.pods): the pods are identical, so a
+    last pod with fewer servers keeps those positions cabled and free."""
+    if plan.pods == 1:
+        return rail_ports_of(plan.gpus, plan.servers, plan.gpus_per_server, plan.rails)
+    servers = -(-plan.servers // plan.pods)
+    return rail_ports_of(servers * plan.gpus_per_server, servers, plan.gpus_per_server,
+                         plan.rails)
 
 
 def _balanced(total: int, bins: int) -> list[int]:
@@ -154,8 +165,7 @@ def _ups(size: FabricSize, downs: list[int]) -> list[int] | None:
 def plane_layouts(plan: FabricPlan) -> list[PlaneLayout]:
     """Every plane of the plan with its named leaves, spines and cores (cheap: one entry
     per switch, never per link)."""
-    rails = [(i + 1, p) for i, p in enumerate(
-        rail_ports_of(plan.gpus, plan.servers, plan.gpus_per_server, plan.rails)) if p > 0]
+    rails = [(i + 1, p) for i, p in enumerate(_pod_rails(plan)) if p > 0]
     sizes: list[FabricSize] = [size for count, size in plan.planes for _ in range(count)]
     chunks_per_port = max(1, len(sizes) // plan.ports_per_nic)
     chunks = _split(rails, chunks_per_port)
@@ -442,8 +452,9 @@ def iter_switch_ports(plan: FabricPlan, catalogue: Catalogue | Sequence[Any]
 
 
 def link_count(plan: FabricPlan) -> int:
-    """Rows ``iter_links`` yields: every link of every pod."""
-    return _pods(plan) * sum(plan.links.values())
+    """Rows ``iter_links`` yields: every link of every pod (the plan's totals count every
+    pod)."""
+    return sum(plan.links.values())
 
 
 def part_totals(links: Iterator[Link] | Sequence[Link]) -> Counter[tuple[str, str]]:
@@ -464,7 +475,7 @@ def bom_part_totals(plan: FabricPlan) -> Counter[tuple[str, str]]:
     out: Counter[tuple[str, str]] = Counter()
     for line in plan.bom:
         if line.kind != "switch":
-            out[(line.tier, line.key)] += line.count * _pods(plan)
+            out[(line.tier, line.key)] += line.count
     return out
 
 
@@ -472,16 +483,15 @@ def summary(plan: FabricPlan) -> dict[str, Any]:
     """What the downloads include shows: links per tier and the parts per planned reach,
     read from the plan (no rows are generated)."""
     reach = tier_reach(plan)
-    pods = _pods(plan)
     tiers = []
     for tier, (gbps, metres) in reach.items():
         key = {"gpu": "gpu_leaf"}.get(tier, tier)
         tiers.append({
             "tier": tier, "gbps": gbps, "reach_m": metres,
-            "links": pods * plan.links[key],
-            "modules": pods * sum(ln.count for ln in plan.bom
-                                  if ln.tier == tier and ln.kind == "module"),
-            "cables": pods * sum(ln.count for ln in plan.bom
-                                 if ln.tier == tier and ln.kind == "cable"),
+            "links": plan.links[key],
+            "modules": sum(ln.count for ln in plan.bom
+                           if ln.tier == tier and ln.kind == "module"),
+            "cables": sum(ln.count for ln in plan.bom
+                          if ln.tier == tier and ln.kind == "cable"),
         })
-    return {"links": link_count(plan), "switches": pods * plan.switches, "tiers": tiers}
+    return {"links": link_count(plan), "switches": plan.switches, "tiers": tiers}
