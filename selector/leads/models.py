@@ -280,6 +280,7 @@ class LeadEvent(models.Model):
         DUPLICATE_FLAGGED = "duplicate_flagged", _("Possible duplicate")
         MERGED = "merged", _("Merged")
         EDITED = "edited", _("Edited in the admin")
+        CONTACT_REVEALED = "contact_revealed", _("Contact details revealed")
 
     lead = models.ForeignKey(Lead, on_delete=models.CASCADE, related_name="events")
     kind = models.CharField(_("kind"), max_length=30, choices=Kind.choices)
@@ -292,7 +293,10 @@ class LeadEvent(models.Model):
         verbose_name = _("lead event")
         verbose_name_plural = _("lead events")
         ordering = ["created_at", "pk"]
-        indexes = [models.Index(fields=["lead", "kind"], name="leadevent_lead_kind_idx")]
+        indexes = [models.Index(fields=["lead", "kind"], name="leadevent_lead_kind_idx"),
+                   # The managers' audit page lists the contact reveals, newest first.
+                   models.Index(fields=["-created_at"], name="leadevent_reveal_idx",
+                                condition=models.Q(kind="contact_revealed"))]
 
     def __str__(self) -> str:
         return f"{self.lead_id} {self.kind}"

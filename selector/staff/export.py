@@ -74,6 +74,9 @@ COLUMNS = (
     ("message", _("Message")),
 )
 FIELDS = tuple(name for name, _label in COLUMNS)
+# Left empty on the leads whose contact the exporting user does not see (the queryset's
+# ``contact_shown`` annotation: selector.staff.views.exports).
+CONTACT_FIELDS = frozenset({"phone", "email", "wechat"})
 
 
 def is_dangerous(text: str) -> bool:
@@ -108,11 +111,16 @@ def rows(queryset) -> Iterator[list]:
     labels = {k: {code: str(v) for code, v in m.items()} for k, m in choices.items()}
     index = {name: i for i, name in enumerate(FIELDS)}
     tz = timezone.get_current_timezone()
-    for values in queryset.values_list(*FIELDS).iterator(chunk_size=CHUNK_SIZE):
+    scoped = "contact_shown" in queryset.query.annotations
+    fields = (*FIELDS, "contact_shown") if scoped else FIELDS
+    for values in queryset.values_list(*fields).iterator(chunk_size=CHUNK_SIZE):
         row = []
+        hidden = scoped and not values[-1]
         for name, _label in COLUMNS:
             value = values[index[name]]
-            if name == "created_at":
+            if hidden and name in CONTACT_FIELDS:
+                value = ""
+            elif name == "created_at":
                 value = value.astimezone(tz).strftime("%Y-%m-%d %H:%M")
             elif name in labels:
                 value = labels[name].get(value, value)

@@ -24,6 +24,7 @@ from selector.domain import Fabric
 from selector.leads.models import OPEN_STATUSES, Lead
 from selector.leads.search import grams_of, search_term, search_text, short_text
 from selector.staff import permissions
+from selector.staff.access import contact_scope
 from selector.staff.forms import OWNER_MINE, OWNER_NONE, SCALE_RANGES, SORTS, STATUS_OPEN
 from selector.wizard.models import WizardSession
 from selector.wizard.steps import STEPS
@@ -94,25 +95,35 @@ def filtered_leads(cleaned: dict, user, now=None) -> QuerySet[Lead]:
         # A whole report number (as quoted on the phone or the PDF): the unique index.
         qs = qs.filter(report_number=q.upper())
     elif len(q) >= SEARCH_ANYWHERE_MIN:
-        qs = search_anywhere(qs, q)
+        # Matching a phone, e-mail or WeChat ID would tell a rep whose it is: only on the
+        # leads whose contact they see (selector.staff.access.contact_scope).
+        qs = search_anywhere(qs, q, None if user is None else contact_scope(user, now))
     elif q:
         qs = search_short(qs, q)
     return qs.order_by(*SORTS[cleaned.get("sort") or "-created"])
 
 
-def search_anywhere(qs: QuerySet[Lead], q: str) -> QuerySet[Lead]:
+def search_anywhere(qs: QuerySet[Lead], q: str, scope: Q | None = None) -> QuerySet[Lead]:
     """Leads whose name, company, e-mail, phone, WeChat ID or report number contains ``q``
-    (3+ characters).
+    (3+ characters); with ``scope``, the phone, e-mail and WeChat ID only of the leads in
+    it (the others match on name, company and report number).
 
     PostgreSQL: one LIKE over selector.leads.search.search_text(), served by its trigram
     index (Lead.Meta): one posting-list lookup and one recheck per candidate row instead
-    of four ORed column scans. Elsewhere (SQLite): icontains per column."""
+    of four ORed column scans; the scope is a test on those candidates. Elsewhere
+    (SQLite): icontains per column."""
     term = search_term(q)
     if connection.vendor == "postgresql":
-        return qs.alias(search=search_text()).filter(search__contains=term)
-    return qs.filter(Q(name__icontains=q) | Q(company__icontains=q)
-                     | Q(phone__icontains=term) | Q(email__icontains=q)
-                     | Q(wechat__icontains=q) | Q(report_number__icontains=q))
+        qs = qs.alias(search=search_text()).filter(search__contains=term)
+        if scope is not None:
+            qs = qs.alias(text=short_text()).filter(
+                scope | Q(text__contains=q.lower()) | Q(report_number__icontains=q))
+        return qs
+    contact = Q(phone__icontains=term) | Q(email__icontains=q) | Q(wechat__icontains=q)
+    if scope is not None:
+        contact &= scope
+    return qs.filter(Q(name__icontains=q) | Q(company__icontains=q) | contact
+                     | Q(report_number__icontains=q))
 
 
 def search_short(qs: QuerySet[Lead], q: str) -> QuerySet[Lead]:

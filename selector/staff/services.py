@@ -262,6 +262,18 @@ def lead_add_note(*, lead: Lead, text: str, actor, version: int | None = None) -
     return event
 
 
+def lead_reveal_contact(*, lead: Lead, actor) -> LeadEvent:
+    """A rep who does not own the lead reads its phone, e-mail and WeChat ID: recorded on
+    the lead's timeline (and the managers' audit page); it lasts
+    permissions.CONTACT_REVEAL_MINUTES (selector.staff.access.contact_visible). Not an edit
+    of the lead: its version and last activity stay as they are."""
+    if not permissions.can_reveal_contact(actor, lead):
+        raise PermissionDenied
+    return LeadEvent.objects.create(
+        lead=lead, kind=LeadEvent.Kind.CONTACT_REVEALED, actor=actor,
+        data={"minutes": permissions.CONTACT_REVEAL_MINUTES})
+
+
 def report_hash(report_number: str) -> str:
     """HMAC of a report number: lets staff check a number against LeadDeletion rows
     without the number itself being kept."""

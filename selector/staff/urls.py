@@ -29,6 +29,7 @@ urlpatterns = [
     path("leads/<uuid:public_id>/activities/", lead_page.lead_activity, name="lead_activity"),
     path("leads/<uuid:public_id>/next-action/", lead_page.lead_next_action,
          name="lead_next_action"),
+    path("leads/<uuid:public_id>/contact/", lead_page.lead_reveal, name="lead_reveal"),
     path("leads/<uuid:public_id>/take/", lead_page.lead_take, name="lead_take"),
     path("leads/<uuid:public_id>/owner/", lead_page.lead_assign, name="lead_assign"),
     path("leads/<uuid:public_id>/merge/", lead_page.lead_merge, name="lead_merge"),

@@ -77,6 +77,7 @@ EXPECTED: dict[str, dict] = {
     "staff:lead_activity": {"all": 405},
     "staff:lead_next_action": {"all": 405},
     "staff:lead_take": {"all": 405},
+    "staff:lead_reveal": {"all": 405},  # POST: reveal a lead's contact (audited)
     "staff:lead_merge": {"all": 405},
     "staff:duplicate_dismiss": {"all": 405},
     "staff:account": {A: 302, O: 404, S: 200, M: 200},

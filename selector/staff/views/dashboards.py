@@ -13,7 +13,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
 from selector.leads import deliveries as lead_deliveries
-from selector.leads.models import Delivery
+from selector.leads.models import Delivery, LeadEvent
 from selector.staff import charts, permissions, queries
 from selector.staff.access import staff_required
 from selector.staff.forms import DashboardForm
@@ -114,6 +114,8 @@ def audit(request: HttpRequest) -> HttpResponse:
     return render(request, "staff/audit.html", {
         "deletions": LeadDeletion.objects.select_related("actor")[:200],
         "exports": ExportLog.objects.select_related("actor")[:200],
+        "reveals": LeadEvent.objects.filter(kind=LeadEvent.Kind.CONTACT_REVEALED)
+        .select_related("actor", "lead").order_by("-created_at")[:200],
     })
 
 

@@ -33,7 +33,12 @@ from selector.leads.report import views as report_views
 from selector.leads.snapshots import lead_recommendation
 from selector.planner.presenter import present
 from selector.staff import permissions, services
-from selector.staff.access import get_lead_for_user, staff_required
+from selector.staff.access import (
+    contact_visible,
+    get_lead_for_user,
+    reveal_until,
+    staff_required,
+)
 from selector.staff.forms import (
     OUTCOME_LABELS,
     ActivityForm,
@@ -191,7 +196,12 @@ def _lead_context(request, lead: Lead, **extra) -> dict:
                    "reasons": [str(MATCH_LABELS.get(r, r)) for r in f.reasons],
                    "similarity": f.similarity} for f in flags]
     can_work = permissions.can_work_on(user, lead)
+    by_role = permissions.sees_contact(user, lead)
     context = {
+        # Phone, e-mail, WeChat ID: the owner and managers; other reps reveal them.
+        "contact_visible": by_role or contact_visible(user, lead, now),
+        "reveal_until": None if by_role else reveal_until(user, lead, now),
+        "reveal_minutes": permissions.CONTACT_REVEAL_MINUTES,
         "lead": lead,
         "owner_name": permissions.display_name(lead.owner) if lead.owner else "",
         "vm": vm,
@@ -292,7 +302,8 @@ def _pop_conflict(request: HttpRequest, lead: Lead) -> dict | None:
     data = [(str(k), str(v)) for k, v in stash.get("data") or []]
     last = lead.events.select_related("actor").exclude(
         kind__in=(LeadEvent.Kind.NOTIFIED, LeadEvent.Kind.NOTIFICATION_FAILED,
-                  LeadEvent.Kind.REMINDED)).order_by("-created_at", "-pk").first()
+                  LeadEvent.Kind.REMINDED, LeadEvent.Kind.CONTACT_REVEALED)
+    ).order_by("-created_at", "-pk").first()
     return {
         "action": stash["action"],
         "url": reverse(CONFLICT_ACTIONS[stash["action"]], args=[lead.public_id]),
@@ -414,6 +425,19 @@ def _not_yours(request, lead: Lead) -> HttpResponse:
 
 def _display_name(user) -> str:
     return permissions.display_name(user)
+
+
+@require_POST
+@staff_required
+def lead_reveal(request: HttpRequest, public_id) -> HttpResponse:
+    """Show a lead's contact details to a rep who does not own it, for
+    CONTACT_REVEAL_MINUTES; the reveal is on the lead's timeline."""
+    lead = get_lead_for_user(request, public_id, action="view")
+    if lead.merged_into_id:
+        return _detail(lead)
+    if not permissions.sees_contact(request.user, lead):
+        services.lead_reveal_contact(lead=lead, actor=request.user)
+    return redirect(reverse("staff:lead_detail", args=[lead.public_id]) + "#contact")
 
 
 @require_POST
