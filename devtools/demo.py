@@ -246,6 +246,7 @@ def _workspace(rng, *, status: str, score: str, lead_at, now, owners, cal) -> di
         due = now + timedelta(hours=rng.uniform(-72, 120))
     return {
         "owner_id": owner, "first_contact_at": first,
+        "first_response_minutes": max(0, cal.between(lead_at, first)) if first else None,
         "first_contact_by_id": owner if first else None, "last_activity_at": last,
         "next_action_kind": rng.choice(NextActionKind.values) if due else "",
         "next_action_due": due, "next_action_note": "",

@@ -43,8 +43,9 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from selector.core.explain import FABRIC_SHORT
+from selector.core.money import yuan_text
 from selector.domain import Fabric
-from selector.leads.models import Score, Status, Timeline
+from selector.leads.models import LostReason, NextActionKind, Score, Status, Timeline
 from selector.leads.validators import phone_text
 
 DANGEROUS_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
@@ -66,6 +67,10 @@ COLUMNS = (
     ("rule", _("Rule")),
     ("score", _("Score")),
     ("status", _("Status")),
+    ("deal_value", _("Deal value")),
+    ("lost_reason", _("Lost because")),
+    ("next_action_kind", _("Next action")),
+    ("first_contact_at", _("First contact at")),
     ("owner__username", _("Owner")),
     ("language", _("Language")),
     ("utm_source", "utm_source"),
@@ -73,7 +78,9 @@ COLUMNS = (
     ("utm_campaign", "utm_campaign"),
     ("message", _("Message")),
 )
-FIELDS = tuple(name for name, _label in COLUMNS)
+# Read for a column without one of their own (the next action's due time and note).
+EXTRA_FIELDS = ("next_action_due", "next_action_note")
+FIELDS = (*(name for name, _label in COLUMNS), *EXTRA_FIELDS)
 # Left empty on the leads whose contact the exporting user does not see (the queryset's
 # ``contact_shown`` annotation: selector.staff.views.exports).
 CONTACT_FIELDS = frozenset({"phone", "email", "wechat"})
@@ -105,7 +112,7 @@ def rows(queryset) -> Iterator[list]:
     """Export rows (text cells, GPU count as int) in the active language."""
     choices: dict[str, Mapping[str, object]] = {
         "status": dict(Status.choices), "score": dict(Score.choices),
-        "timeline": dict(Timeline.choices),
+        "timeline": dict(Timeline.choices), "lost_reason": dict(LostReason.choices),
         "recommendation": {f.value: FABRIC_SHORT[f] for f in Fabric},
     }
     labels = {k: {code: str(v) for code, v in m.items()} for k, m in choices.items()}
@@ -120,8 +127,13 @@ def rows(queryset) -> Iterator[list]:
             value = values[index[name]]
             if hidden and name in CONTACT_FIELDS:
                 value = ""
-            elif name == "created_at":
-                value = value.astimezone(tz).strftime("%Y-%m-%d %H:%M")
+            elif name in ("created_at", "first_contact_at"):
+                value = value.astimezone(tz).strftime("%Y-%m-%d %H:%M") if value else ""
+            elif name == "deal_value":
+                value = yuan_text(value) if value is not None else ""
+            elif name == "next_action_kind":
+                value = _next_action(value, values[index["next_action_due"]],
+                                     values[index["next_action_note"]], tz)
             elif name in labels:
                 value = labels[name].get(value, value)
             elif name == "gpus":
@@ -130,6 +142,18 @@ def rows(queryset) -> Iterator[list]:
                 value = phone_text(value or "")
             row.append("" if value is None else value)
         yield row
+
+
+def _next_action(kind: str, due, note: str, tz) -> str:
+    """"电话 · 2026-12-04 10:00 · note" (the kind's label first: never a formula)."""
+    if not kind and due is None:
+        return ""
+    parts = [str(dict(NextActionKind.choices).get(kind, kind))]
+    if due is not None:
+        parts.append(due.astimezone(tz).strftime("%Y-%m-%d %H:%M"))
+    if note:
+        parts.append(note)
+    return " · ".join(parts)
 
 
 class _Echo:

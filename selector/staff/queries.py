@@ -237,9 +237,20 @@ def funnel(figures: dict) -> list[dict]:
     return stages
 
 
-def leads_per_week(figures: dict) -> list[dict]:
-    return [{"label": timezone.localdate(week).isoformat() if isinstance(week, dt.datetime)
-             else str(week), "count": n} for week, n in figures["weeks"]]
+def leads_per_week(figures: dict, start: dt.date | None = None,
+                   end: dt.date | None = None) -> list[dict]:
+    """Leads per week (Monday to Sunday). A week cut by the period's first or last day
+    (the last is today: a week still under way) has ``days`` < 7 and ``partial`` set, so
+    a short week does not read like a collapse."""
+    out = []
+    for week, n in figures["weeks"]:
+        monday = timezone.localdate(week) if isinstance(week, dt.datetime) else week
+        first = max(monday, start) if start else monday
+        last = min(monday + dt.timedelta(days=6), end) if end else monday + dt.timedelta(6)
+        days = (last - first).days + 1
+        out.append({"label": monday.isoformat() if isinstance(monday, dt.date)
+                    else str(monday), "count": n, "days": days, "partial": days < 7})
+    return out
 
 
 def recommendation_mix(figures: dict) -> list[dict]:
@@ -400,19 +411,21 @@ def won_lost_by_source(start: dt.date, end: dt.date) -> list[dict]:
 
 def first_response_by_rep(start: dt.date, end: dt.date) -> list[dict]:
     """Leads created in [start, end] and contacted: per rep who made the first contact,
-    how many, the average time to it (wall clock, minutes) and how many within the SLA."""
+    how many, the average time to it in working minutes (the SLA's calendar: nights,
+    weekends, holidays and the lunch break do not count; kept on the lead when the contact
+    is recorded, Lead.first_response_minutes) and how many within the SLA."""
     rows = list(Lead.objects.filter(merged_into__isnull=True, first_contact_at__isnull=False,
                                     created_at__gte=day_start(start),
                                     created_at__lt=day_start(end + dt.timedelta(days=1)))
                 .values("first_contact_by_id")
                 .annotate(n=Count("*"),
-                          avg=Avg(F("first_contact_at") - F("created_at")),
+                          avg=Avg("first_response_minutes"),
                           within=Count("first_contact_at",
                                        filter=Q(first_contact_at__lte=F("sla_due"))))
                 .order_by())
     names = _usernames(r["first_contact_by_id"] for r in rows)
     out = [{"rep": names.get(r["first_contact_by_id"]), "count": r["n"],
-            "avg_minutes": round(r["avg"].total_seconds() / 60) if r["avg"] else 0,
+            "avg_minutes": round(r["avg"]) if r["avg"] is not None else None,
             "within": r["within"], "within_pct": round(100 * r["within"] / r["n"], 1)}
            for r in rows]
     # As ORDER BY username did: names in order, a deleted rep's (None) last.

@@ -24,7 +24,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from selector.leads import duplicates
+from selector.leads import duplicates, worktime
 from selector.leads.lifecycle import delete_lead
 from selector.leads.models import (
     DuplicateFlag,
@@ -84,10 +84,7 @@ def _bump(lead: Lead) -> list[str]:
 
 
 def _mark_contacted(lead: Lead, actor, now) -> list[str]:
-    if lead.first_contact_at is not None:
-        return []
-    lead.first_contact_at, lead.first_contact_by = now, actor
-    return ["first_contact_at", "first_contact_by"]
+    return worktime.record_first_contact(lead, actor, now)
 
 
 def lead_change_status(*, lead: Lead, status: str, actor, lost_reason: str = "",
@@ -434,7 +431,8 @@ def leads_merge(*, survivor: Lead, other: Lead, actor,
         if survivor.first_contact_at is None and other.first_contact_at is not None:
             survivor.first_contact_at = other.first_contact_at
             survivor.first_contact_by_id = other.first_contact_by_id
-            fields += ["first_contact_at", "first_contact_by"]
+            survivor.first_response_minutes = other.first_response_minutes
+            fields += ["first_contact_at", "first_contact_by", "first_response_minutes"]
         survivor.save(update_fields=fields)
     logger.info("lead %s merged into %s", other.report_number, survivor.report_number)
     return survivor

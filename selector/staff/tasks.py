@@ -27,7 +27,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Count, Q
 from django.tasks import task, task_backends
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -139,6 +139,16 @@ def _mention(users) -> tuple[tuple[str, ...], tuple[str, ...]]:
         if mobile:
             mobiles.append(mobile)
     return tuple(mobiles), tuple(names)
+
+
+def when_text(moment: dt.datetime, now: dt.datetime | None = None, *,
+              with_time: bool = True) -> str:
+    """A local date (and time) as robot messages and digests give it: "12-03 14:30" this
+    year, "2025-12-03 14:30" in another, so an old deadline does not read like next week's."""
+    local = timezone.localtime(moment)
+    this_year = timezone.localtime(now or timezone.now()).year == local.year
+    day = f"{local:%m-%d}" if this_year else f"{local:%Y-%m-%d}"
+    return f"{day} {local:%H:%M}" if with_time else day
 
 
 def _lead_line(lead: Lead) -> str:
@@ -346,7 +356,7 @@ def escalate_sla(now=None) -> int:
     for lead in waiting.filter(sla_due__gt=cutoff)[:SLA_BATCH]:
         assert lead.sla_due is not None  # sla_breaches() selects leads with a deadline
         with translation.override(settings.LANGUAGE_CODE):
-            message = _sla_message(lead, boss)
+            message = _sla_message(lead, boss, now)
         outcome = _escalate(lead, boss, message, key=lead.sla_due.isoformat())
         if outcome == "paced":
             break  # the robot's minute is full: the rest at the next tick
@@ -356,7 +366,7 @@ def escalate_sla(now=None) -> int:
                                                     else {})})
             count += outcome == "sent"
     else:
-        count += _escalate_backlog(waiting.filter(sla_due__lte=cutoff), boss)
+        count += _escalate_backlog(waiting.filter(sla_due__lte=cutoff), boss, now)
     return count
 
 
@@ -392,12 +402,12 @@ def _escalate(lead: Lead, boss: list, message: notify.Message, *, key: str) -> s
     return "failed" if outcomes else "sent"  # nobody to tell: nothing to wait for
 
 
-def _sla_message(lead: Lead, boss: list) -> notify.Message:
+def _sla_message(lead: Lead, boss: list, now=None) -> notify.Message:
     mobiles, names = _mention(boss)
-    due = timezone.localtime(lead.sla_due)
+    assert lead.sla_due is not None
     return notify.Message(
         title=str(_("First-contact SLA missed: %(number)s (due %(time)s)") % {
-            "number": lead.report_number, "time": f"{due:%m-%d %H:%M}"}),
+            "number": lead.report_number, "time": when_text(lead.sla_due, now)}),
         lines=(_lead_line(lead), str(_("Owner: %(owner)s") % {
             "owner": lead.owner.get_username() if lead.owner else _("nobody")})),
         link=notify.staff_url(lead), link_text=str(_("Open the lead")),
@@ -405,7 +415,7 @@ def _sla_message(lead: Lead, boss: list) -> notify.Message:
         facts={"report_number": lead.report_number})
 
 
-def _escalate_backlog(backlog, boss: list) -> int:
+def _escalate_backlog(backlog, boss: list, now=None) -> int:
     """One summary of the older breaches, carried on the oldest lead's delivery rows
     (keyed by the backlog's size, so a re-run of the same tick does not post it twice);
     afterwards every lead in it is marked escalated."""
@@ -425,7 +435,9 @@ def _escalate_backlog(backlog, boss: list) -> int:
         message = notify.Message(
             title=str(_("First-contact SLA missed earlier by %(count)s leads "
                         "(the oldest due %(time)s)") % {
-                "count": len(leads), "time": f"{timezone.localtime(oldest.sla_due):%m-%d}"}),
+                "count": len(leads),
+                "time": when_text(oldest.sla_due, now, with_time=False) if oldest.sla_due
+                else ""}),
             lines=tuple(lines), link=link, link_text=str(_("Open the lead list")),
             mobiles=mobiles, names=names, event="lead.sla_breached.summary",
             facts={"count": len(leads)})
@@ -465,10 +477,14 @@ def manager_digest(now=None) -> dict:
     now = now or timezone.now()
     since = now - timedelta(days=1)
     live = Lead.objects.filter(merged_into__isnull=True)
+    breaches = sla_breaches(now).aggregate(
+        recent=Count("pk", filter=Q(sla_due__gt=since)), older=Count("pk", filter=Q(
+            sla_due__lte=since)))
     return {"new": live.filter(created_at__gte=since).count(),
             "unassigned": queries.day_set("unassigned", None, now).count(),
             "unassigned_hot": queries.day_set("hot_unassigned", None, now).count(),
-            "breaches": sla_breaches(now).count()}
+            # The last 24 hours' misses apart from the backlog (still never contacted).
+            "breaches": breaches["recent"], "backlog": breaches["older"]}
 
 
 def send_digests(now=None) -> int:
@@ -506,7 +522,9 @@ def _digest_message(user, now) -> notify.Message | None:
     mine = rep_digest(user, now)
     counts = mine["counts"]
     for lead in mine["overdue"]:
-        lines.append(str(_("Overdue: %(line)s") % {"line": _lead_line(lead)}))
+        assert lead.next_action_due is not None  # the overdue set has a due time
+        lines.append(str(_("Overdue since %(time)s: %(line)s") % {
+            "time": when_text(lead.next_action_due, now), "line": _lead_line(lead)}))
     if counts["overdue"] > len(mine["overdue"]):
         lines.append(str(_("%(more)s more overdue: %(url)s") % {
             "more": counts["overdue"] - len(mine["overdue"]), "url": _list_url("overdue")}))
@@ -520,8 +538,9 @@ def _digest_message(user, now) -> notify.Message | None:
     if permissions.is_manager(user):
         figures = manager_digest(now)
         lines.append(str(_("New leads in the last 24 hours: %(new)s; unassigned open leads: "
-                           "%(unassigned)s (hot: %(unassigned_hot)s); first-contact SLA "
-                           "breaches: %(breaches)s") % figures))
+                           "%(unassigned)s (hot: %(unassigned_hot)s)") % figures))
+        lines.append(str(_("First-contact SLA missed in the last 24 hours: %(breaches)s; "
+                           "missed earlier and still not contacted: %(backlog)s") % figures))
     if not lines:
         return None
     return notify.Message(

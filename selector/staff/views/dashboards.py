@@ -35,7 +35,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     source = form.cleaned_data.get("source") or ""
     figures = queries.dashboard_figures(start, end, source)
     stages = queries.funnel(figures)
-    weeks = queries.leads_per_week(figures)
+    weeks = queries.leads_per_week(figures, start, end)
     mix = queries.recommendation_mix(figures)
     sources = queries.conversion_by_source(figures)
     context = {
@@ -44,7 +44,11 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         "stages": stages,
         "funnel_chart": charts.horizontal_bars([(s["label"], s["count"]) for s in stages]),
         "weeks": weeks,
-        "weeks_chart": charts.vertical_bars([(w["label"], w["count"]) for w in weeks]),
+        "weeks_chart": charts.vertical_bars(
+            [(_("%(week)s (partial week: %(days)s of 7 days)") % {
+                "week": w["label"], "days": w["days"]} if w["partial"]
+              else w["label"], w["count"]) for w in weeks]),
+        "partial_weeks": any(w["partial"] for w in weeks),
         "mix": mix,
         "mix_chart": charts.horizontal_bars([(m["label"], m["count"]) for m in mix]),
         "sources": sources,
@@ -99,7 +103,7 @@ def manager(request: HttpRequest) -> HttpResponse:
              for r in won_lost[:10]]),
         "response_times": response_times,
         "response_chart": charts.horizontal_bars(
-            [(r["rep"] or "—", r["avg_minutes"]) for r in response_times]),
+            [(r["rep"] or "—", r["avg_minutes"] or 0) for r in response_times]),
         "stale": stale, "stale_days": settings.STAFF_STALE_DAYS,
     }
     return render(request, "staff/manager.html", context)
