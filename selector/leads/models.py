@@ -246,6 +246,7 @@ class Lead(models.Model):
             models.Index(fields=["company_key", "-id"], name="lead_company_key_idx",
                          condition=models.Q(merged_into__isnull=True)),
             models.Index(Lower("email"), name="lead_email_lower_idx"),
+            models.Index(Lower("wechat"), name="lead_wechat_lower_idx"),
             models.Index(fields=["phone"], name="lead_phone_idx"),
             # Duplicate matching: company names by trigram similarity (PostgreSQL).
             PostgreSQLIndex(fields=["company_key"], opclasses=["gin_trgm_ops"],

@@ -3,6 +3,8 @@ selector.core.money.yuan_text, the one way money reads on a page."""
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from django import template
 
 from selector.core.money import yuan_text
@@ -11,5 +13,5 @@ register = template.Library()
 
 
 @register.filter
-def yuan(amount, arg: str = "") -> str:
+def yuan(amount: Decimal | int | float | str | None, arg: str = "") -> str:
     return yuan_text(amount, cents=arg != "whole")

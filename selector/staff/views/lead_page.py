@@ -8,6 +8,7 @@ import contextlib
 import time
 from collections.abc import Mapping
 from datetime import datetime
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model
@@ -27,6 +28,7 @@ from selector.content.queries import company
 from selector.core.money import yuan_text
 from selector.core.sharing import share_token
 from selector.domain import Answers, InvalidAnswers
+from selector.leads import duplicates as lead_duplicates
 from selector.leads import worktime
 from selector.leads.models import DuplicateFlag, Lead, LeadEvent, LostReason, NextActionKind, Status
 from selector.leads.report import views as report_views
@@ -159,6 +161,9 @@ def _event_text(event: LeadEvent) -> str:
 
 MATCH_LABELS = {"phone": pgettext_lazy("duplicate", "phone"),
                 "email": pgettext_lazy("duplicate", "e-mail"),
+                "wechat": pgettext_lazy("duplicate", "WeChat ID"),
+                "name": pgettext_lazy("duplicate", "name and company"),
+                # Flags before issue 24 (the company alone; now a colleague link).
                 "company": pgettext_lazy("duplicate", "company")}
 
 
@@ -195,6 +200,9 @@ def _lead_context(request, lead: Lead, **extra) -> dict:
     duplicates = [{"flag": f, "lead": f.other if f.lead_id == lead.pk else f.lead,
                    "reasons": [str(MATCH_LABELS.get(r, r)) for r in f.reasons],
                    "similarity": f.similarity} for f in flags]
+    # Other people at the same company: links, not a duplicate badge.
+    colleague_rows, colleague_count = lead_duplicates.colleagues(
+        lead, exclude=[d["lead"].pk for d in duplicates])
     can_work = permissions.can_work_on(user, lead)
     by_role = permissions.sees_contact(user, lead)
     context = {
@@ -237,6 +245,9 @@ def _lead_context(request, lead: Lead, **extra) -> dict:
         "overdue": bool(lead.next_action_due and lead.next_action_due < now),
         "sla": sla_clock(lead, now),
         "duplicates": duplicates,
+        "colleagues": colleague_rows, "colleague_count": colleague_count,
+        "colleague_more": colleague_count - len(colleague_rows),
+        "colleagues_url": reverse("staff:lead_list") + "?" + urlencode({"q": lead.company}),
         "outcomes": services.ACTIVITY_OUTCOMES,
         "lost": Status.LOST, "won": Status.WON,
     }
