@@ -40,7 +40,7 @@ from django.utils import timezone
 
 from selector.domain import Answers, Budget, Determinism, Workload
 from selector.leads import builder, worktime
-from selector.leads.duplicates import MAX_FLAGS, name_key
+from selector.leads.duplicates import MAX_FLAGS, flag, name_key
 from selector.leads.models import (
     OPEN_STATUSES,
     DuplicateFlag,
@@ -52,6 +52,7 @@ from selector.leads.models import (
     Timeline,
 )
 from selector.leads.privacy import PRIVACY_NOTICE_VERSION
+from selector.leads.validators import normalize_phone
 from selector.wizard.models import WizardSession
 from selector.wizard.steps import RESULT_INDEX
 
@@ -731,10 +732,6 @@ def labelled_duplicates(*, people: int, seed: int | None = None,
     with the same name and company (spelled another way), only the WeChat ID. Each lead
     goes through the real matcher (selector.leads.duplicates.flag, as lead_create calls
     it). Returns the truth: {lead id: person number}."""
-    from selector.leads.duplicates import flag
-    from selector.leads.models import Lead
-    from selector.leads.validators import normalize_phone
-
     rng = random.Random(seed)
     cal = worktime.calendar()
     firms = _Companies(rng, False, max(people, 8))
@@ -796,8 +793,6 @@ def duplicate_precision(truth: dict[int, int]) -> dict[str, float | int]:
     """How the matcher's flags over a labelled sample compare with the truth: flags, those
     naming the same person, precision; the people who submitted more than once and were
     caught (a flag on each later lead), recall."""
-    from selector.leads.models import DuplicateFlag
-
     pairs = list(DuplicateFlag.objects.filter(lead_id__in=truth.keys())
                  .values_list("lead_id", "other_id"))
     same = sum(truth.get(a) == truth.get(b) for a, b in pairs)

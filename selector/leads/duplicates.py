@@ -141,7 +141,7 @@ def colleagues(lead: Lead, exclude=()) -> tuple[list[Lead], int]:
     qs = (Lead.objects.filter(merged_into__isnull=True, company_key=lead.company_key)
           .exclude(pk__in=[lead.pk, *exclude]).alias(person=name_key_sql())
           .exclude(person=name_key(lead.name)))
-    shown = list(qs.select_related("owner").only(
+    shown: list[Lead] = list(qs.select_related("owner").only(
         "public_id", "report_number", "name", "company", "status", "owner__username",
         "owner__first_name", "owner__last_name").order_by("-pk")[:COLLEAGUES_SHOWN])
     count = len(shown) if len(shown) < COLLEAGUES_SHOWN else qs.count()

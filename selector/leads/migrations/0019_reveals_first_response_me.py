@@ -5,6 +5,8 @@ import django.db.models.functions.text
 from django.conf import settings
 from django.db import migrations, models
 
+from selector.leads.worktime import settings_calendar
+
 BATCH = 2000
 
 
@@ -12,8 +14,6 @@ def backfill(apps, schema_editor):
     """Working minutes from creation to first contact for the leads contacted before the
     column existed, in the calendar the settings and the admin's days give today (the one
     the SLA uses; selector.leads.worktime)."""
-    from selector.leads.worktime import settings_calendar
-
     Lead = apps.get_model("leads", "Lead")
     CalendarDay = apps.get_model("leads", "CalendarDay")
     cal = settings_calendar(list(CalendarDay.objects.values_list("day", "kind")))

@@ -202,7 +202,7 @@ def _lead_context(request, lead: Lead, **extra) -> dict:
                    "similarity": f.similarity} for f in flags]
     # Other people at the same company: links, not a duplicate badge.
     colleague_rows, colleague_count = lead_duplicates.colleagues(
-        lead, exclude=[d["lead"].pk for d in duplicates])
+        lead, exclude=[f.other_id if f.lead_id == lead.pk else f.lead_id for f in flags])
     can_work = permissions.can_work_on(user, lead)
     by_role = permissions.sees_contact(user, lead)
     context = {
