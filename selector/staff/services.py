@@ -27,6 +27,7 @@ from django.utils import timezone
 from selector.leads import duplicates, worktime
 from selector.leads.lifecycle import delete_lead
 from selector.leads.models import (
+    OPEN_STATUSES,
     DuplicateFlag,
     Lead,
     LeadEvent,
@@ -35,7 +36,7 @@ from selector.leads.models import (
     Status,
 )
 from selector.staff import permissions, tasks
-from selector.staff.models import LeadDeletion
+from selector.staff.models import Handover, LeadDeletion
 from selector.staff.outcomes import ACTIVITY_OUTCOMES
 
 logger = logging.getLogger(__name__)
@@ -348,6 +349,30 @@ def leads_bulk_update(*, leads, actor, status: str | None = None, owner=None,
                     lambda: tasks.schedule_assigned_many(owner_pk, ids, first_event),
                     robust=True)
     return changed
+
+
+def handover_start(*, actor, from_user, to_user) -> Handover:
+    """Managers: move every open lead of ``from_user`` (a rep who left, say) to ``to_user``
+    in the background (staff.tasks.handover, run by the task worker in batches, with
+    progress on the Handover row and one summary message to the new owner)."""
+    if not permissions.can_bulk_edit(actor):
+        raise PermissionDenied
+    if from_user.pk == to_user.pk:
+        raise ValidationError({"to_user": "Choose someone else to hand the leads to."})
+    if not permissions.is_staff_member(to_user):
+        raise ValidationError({"to_user": "The owner must be a member of the sales team."})
+    with transaction.atomic():
+        job = Handover.objects.create(actor=actor, from_user=from_user, to_user=to_user,
+                                      total=handover_leads(from_user).count())
+        pk = job.pk
+        transaction.on_commit(lambda: tasks.schedule_handover(pk), robust=True)
+    return job
+
+
+def handover_leads(from_user):
+    """The leads a hand-over moves: open, live, owned by ``from_user``."""
+    return Lead.objects.filter(owner=from_user, status__in=OPEN_STATUSES,
+                               merged_into__isnull=True)
 
 
 # A search the export log may keep as typed: a report number (no personal data in it).

@@ -27,7 +27,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
-from django.db.models import Count, Q
+from django.db.models import Count, F, Q
 from django.tasks import task, task_backends
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -41,7 +41,7 @@ from selector.leads import deliveries, notify, pacing, worktime
 from selector.leads.models import OPEN_STATUSES, Delivery, Lead, LeadEvent
 from selector.leads.tasks import backoff_seconds
 from selector.staff import permissions, queries
-from selector.staff.models import StaffProfile
+from selector.staff.models import Handover, StaffProfile
 
 logger = logging.getLogger(__name__)
 
@@ -314,6 +314,63 @@ def assigned_many(owner_pk: int, lead_public_ids: list[str], event_pk: int) -> s
             anchor, owner, message, message.title, robot_kind=Delivery.Kind.ASSIGNED_ROBOT,
             email_kind=Delivery.Kind.ASSIGNED_EMAIL, key=f"bulk:{event_pk}",
             later=_later(assigned_many, owner_pk, lead_public_ids, event_pk)) else "failed"
+
+
+# --- hand-over: all open leads of one person to another -----------------------------
+
+HANDOVER_BATCH = 200
+
+
+def schedule_handover(handover_pk: int) -> None:
+    handover.enqueue(handover_pk)
+
+
+@task
+def handover(handover_pk: int) -> str:
+    return run_handover(handover_pk)
+
+
+def run_handover(handover_pk: int) -> str:
+    """Move the open leads of the hand-over's person to its new owner, HANDOVER_BATCH a
+    transaction (each lead: owner, version +1, an owner_changed event marked with the
+    hand-over), counting ``done`` as it goes, then one summary message to the new owner.
+    Safe to run twice (the task worker may): a second run finds nothing left to move and
+    the summary's deliveries go out once (staff.tasks.assigned_many)."""
+    job = Handover.objects.select_related("from_user", "to_user", "actor").filter(
+        pk=handover_pk).first()
+    if job is None:
+        return "gone"
+    if job.status == Handover.Status.DONE:
+        return "done"
+    old, new, actor = job.from_user, job.to_user, job.actor
+    if old is None or new is None or not permissions.is_staff_member(new):
+        Handover.objects.filter(pk=job.pk).update(status=Handover.Status.FAILED,
+                                                  finished_at=timezone.now())
+        return "failed"
+    Handover.objects.filter(pk=job.pk).update(status=Handover.Status.RUNNING)
+    leads = Lead.objects.filter(owner=old, status__in=OPEN_STATUSES, merged_into__isnull=True)
+    while True:
+        with transaction.atomic():
+            batch = list(leads.select_for_update(of=("self",)).order_by("pk")
+                         .values_list("pk", flat=True)[:HANDOVER_BATCH])
+            if not batch:
+                break
+            Lead.objects.filter(pk__in=batch).update(owner=new, version=F("version") + 1,
+                                                     updated_at=timezone.now())
+            LeadEvent.objects.bulk_create([
+                LeadEvent(lead_id=pk, kind=LeadEvent.Kind.OWNER_CHANGED, actor=actor,
+                          data={"from": old.get_username(), "to": new.get_username(),
+                                "handover": job.pk}) for pk in batch])
+            Handover.objects.filter(pk=job.pk).update(done=F("done") + len(batch))
+    Handover.objects.filter(pk=job.pk).update(status=Handover.Status.DONE,
+                                              finished_at=timezone.now())
+    moved = list(LeadEvent.objects.filter(kind=LeadEvent.Kind.OWNER_CHANGED,
+                                          data__handover=job.pk)
+                 .order_by("pk").values_list("pk", "lead__public_id"))
+    if moved and (actor is None or new.pk != actor.pk):
+        schedule_assigned_many(new.pk, [str(public_id) for _pk, public_id in moved],
+                               moved[0][0])
+    return "done"
 
 
 # --- SLA and digests ----------------------------------------------------------------

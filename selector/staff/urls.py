@@ -1,7 +1,16 @@
 from django.urls import path
 
 from selector.staff import accounts
-from selector.staff.views import auth, dashboards, exports, lead_list, lead_page, my_day, security
+from selector.staff.views import (
+    auth,
+    dashboards,
+    exports,
+    handover,
+    lead_list,
+    lead_page,
+    my_day,
+    security,
+)
 
 app_name = "staff"
 urlpatterns = [
@@ -38,6 +47,8 @@ urlpatterns = [
     path("leads/<uuid:public_id>/delete/", lead_page.lead_delete, name="lead_delete"),
     path("leads/<uuid:public_id>/report/", lead_page.lead_report, name="lead_report"),
     path("leads/<uuid:public_id>/report/web/", lead_page.lead_report_web, name="lead_report_web"),
+    path("handover/", handover.handover, name="handover"),
+    path("handover/<int:pk>/", handover.handover_status, name="handover_status"),
     path("dashboard/", dashboards.dashboard, name="dashboard"),
     path("security/", security.security, name="security"),
     path("pipeline/", dashboards.manager, name="manager"),

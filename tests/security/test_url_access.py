@@ -74,6 +74,10 @@ EXPECTED: dict[str, dict] = {
     "staff:manager": {A: 302, O: 404, S: 403, M: 200},
     "staff:audit": {A: 302, O: 404, S: 403, M: 200},
     "staff:deliveries": {A: 302, O: 404, S: 403, M: 200},  # managers: waiting and failed
+    # Managers: all open leads of one person to another, in the background, and its
+    # progress (no hand-over exists in the walk: its page is a 404 for a manager).
+    "staff:handover": {A: 302, O: 404, S: 403, M: 200},
+    "staff:handover_status": {A: 302, O: 404, S: 403, M: 404},
     "staff:lead_activity": {"all": 405},
     "staff:lead_next_action": {"all": 405},
     "staff:lead_take": {"all": 405},
@@ -160,6 +164,7 @@ def _url(name: str, lead) -> str:
         "reports:customer": {"token": links.make_token(lead)},
         "reports:customer_web": {"token": links.make_token(lead)},
         "staff:duplicate_dismiss": {"public_id": lead.public_id, "flag_id": 1},
+        "staff:handover_status": {"pk": 999999},
         "staff:password_reset_confirm": {"uidb64": "MQ", "token": "set-password"},
     }.get(name)
     if name.startswith("quotes:"):
