@@ -12,11 +12,14 @@ What makes it look like a year of real leads, not a uniform sample:
   1 / (rank + 50), so most send one to three leads and the biggest customers a few hundred
   (``_Companies``); colleagues share a company, sometimes spelled differently ("……（深圳）
   有限公司", "Co., Ltd." / "Limited"), as the duplicate matcher's normaliser expects;
-- about RESUBMIT_SHARE of the leads are someone submitting again (same name, phone,
-  e-mail, company) days later; managers merged about half of those older than a week;
-- duplicate flags as lead_create records them (``_Flags``: same phone or e-mail, then the
-  newest leads of the same company; exact company keys only, no trigram near-misses),
-  older company-only flags mostly dismissed;
+- about RESUBMIT_SHARE of the leads are someone submitting again days later, as people
+  do: the same details, or the e-mail typed in capitals, a new phone number (same name
+  and company), only the WeChat ID; managers merged about half of those older than a week;
+- duplicate flags as lead_create records them (``_Flags``: the same phone, e-mail, WeChat
+  ID, or name at the same company; exact company keys only, no trigram near-misses); a
+  colleague at the same company is no flag;
+- ``labelled_duplicates``: a sample with the truth (which leads are one person) through the
+  real matcher, for measuring its precision (``seed_demo --duplicate-sample``);
 - each lead's timeline: created, sales notified, taken, first call, status change, next
   action, possible duplicate, merged.
 """
@@ -37,7 +40,7 @@ from django.utils import timezone
 
 from selector.domain import Answers, Budget, Determinism, Workload
 from selector.leads import builder, worktime
-from selector.leads.duplicates import MAX_FLAGS
+from selector.leads.duplicates import MAX_FLAGS, flag, name_key
 from selector.leads.models import (
     OPEN_STATUSES,
     DuplicateFlag,
@@ -49,6 +52,7 @@ from selector.leads.models import (
     Timeline,
 )
 from selector.leads.privacy import PRIVACY_NOTICE_VERSION
+from selector.leads.validators import normalize_phone
 from selector.wizard.models import WizardSession
 from selector.wizard.steps import RESULT_INDEX
 
@@ -205,6 +209,24 @@ def _spelling(rng, name: str) -> str:
     return name.upper() if name.isascii() else name
 
 
+def _again(rng, again: _Facts) -> tuple[str, str, str, str, str, str]:
+    """The same person submitting again, as people do: the same details; the e-mail in
+    capitals; a new phone number (the name and company say who it is); or only the WeChat
+    ID. The company sometimes written another way (the same company key)."""
+    name, role, phone, email, wechat = (again.name, again.role, again.phone, again.email,
+                                        again.wechat)
+    company = _spelling(rng, again.company) if rng.random() < 0.3 else again.company
+    way = rng.random()
+    if way < 0.15:
+        email = email.upper()
+    elif way < 0.3:
+        phone = f"+86{rng.choice(PHONE_PREFIXES)}{rng.randint(10000000, 99999999)}"
+        email = ""
+    elif way < 0.4 and wechat:
+        phone = email = ""
+    return name, company, role, phone, email, wechat
+
+
 def _person(rng, english: bool, company: str):
     if english:
         first, last = rng.choice(EN_FIRST), rng.choice(EN_LAST)
@@ -246,6 +268,7 @@ def _workspace(rng, *, status: str, score: str, lead_at, now, owners, cal) -> di
         due = now + timedelta(hours=rng.uniform(-72, 120))
     return {
         "owner_id": owner, "first_contact_at": first,
+        "first_response_minutes": max(0, cal.between(lead_at, first)) if first else None,
         "first_contact_by_id": owner if first else None, "last_activity_at": last,
         "next_action_kind": rng.choice(NextActionKind.values) if due else "",
         "next_action_due": due, "next_action_note": "",
@@ -277,45 +300,47 @@ class _Facts:
 
 class _Flags:
     """Possible duplicates as lead_create records them (selector.leads.duplicates): up to
-    MAX_FLAGS earlier leads, those with the same phone or e-mail first, then the newest of
-    the same company (equal company keys; the trigram near-misses are left out). A lead
-    merged before the new one arrived is no candidate."""
+    MAX_FLAGS earlier leads of the same person: the same phone, e-mail or WeChat ID, or
+    the same name at the same company (equal company keys; the trigram near-misses are left
+    out). A lead merged before the new one arrived is no candidate."""
 
     def __init__(self):
-        self.by_phone: dict[str, list[int]] = {}
-        self.by_email: dict[str, list[int]] = {}
-        self.by_key: dict[str, list[int]] = {}
+        self.by: dict[str, dict[str, list[int]]] = {
+            "phone": {}, "email": {}, "wechat": {}, "name": {}}
         self.found: list[tuple] = []  # (lead pos, other pos, reasons, similarity, at)
+
+    @staticmethod
+    def _keys(fact: _Facts, key: str) -> dict[str, str]:
+        person = name_key(fact.name)
+        return {"phone": fact.phone, "email": fact.email.strip().lower(),
+                "wechat": fact.wechat.strip().lower(),
+                "name": f"{person}|{key}" if person and key else ""}
 
     def match(self, fact: _Facts, key: str, facts: list[_Facts]) -> None:
         def live(pos):
             merged_at = facts[pos].merged_at
             return merged_at is None or merged_at > fact.lead_at
 
-        email = fact.email.lower()
-        contact = sorted({*self.by_phone.get(fact.phone, ())[-12:],
-                          *self.by_email.get(email, ())[-12:]}, reverse=True)
-        found: dict[int, tuple[list[str], float | None]] = {}
-        for pos in [p for p in contact if live(p)][:12]:
-            other = facts[pos]
-            found[pos] = ([r for r, same in (("phone", other.phone == fact.phone),
-                                             ("email", other.email.lower() == email)) if same],
-                          None)
-        for pos in [p for p in reversed(self.by_key.get(key, ())) if live(p)][:MAX_FLAGS]:
-            reasons, _none = found.get(pos, ([], None))
-            found[pos] = ([*reasons, "company"], 1.0)
-        ranked = sorted(found.items(), key=lambda kv: (
-            -len([r for r in kv[1][0] if r != "company"]), -(kv[1][1] or 0), -kv[0]))
-        for pos, (reasons, similarity) in ranked[:MAX_FLAGS]:
-            self.found.append((fact.pos, pos, reasons, similarity, fact.lead_at))
-        self.by_phone.setdefault(fact.phone, []).append(fact.pos)
-        self.by_email.setdefault(email, []).append(fact.pos)
-        self.by_key.setdefault(key, []).append(fact.pos)
+        keys = self._keys(fact, key)
+        found: dict[int, list[str]] = {}
+        for reason in ("phone", "email", "wechat", "name"):
+            if not keys[reason]:
+                continue
+            for pos in [p for p in reversed(self.by[reason].get(keys[reason], ()))
+                        if live(p)][:MAX_FLAGS * 4]:
+                found.setdefault(pos, []).append(reason)
+        ranked = sorted(found.items(), key=lambda kv: (-len(kv[1]), -kv[0]))
+        for pos, reasons in ranked[:MAX_FLAGS]:
+            self.found.append((fact.pos, pos, reasons, 1.0 if "name" in reasons else None,
+                               fact.lead_at))
+        for reason, value in keys.items():
+            if value:
+                self.by[reason].setdefault(value, []).append(fact.pos)
 
     def resolved(self, facts: list[_Facts], rng, now) -> list[tuple]:
         """The flags as they stand now: a merge moved a merged lead's flags to the lead it
         was merged into (the pair's own flag went); managers dismissed most older
-        company-only flags (colleagues, not duplicates) and some others."""
+        some of them."""
         out, seen = [], set()
         for a, b, reasons, similarity, at in self.found:
             a, b = facts[a].root(facts), facts[b].root(facts)
@@ -324,7 +349,7 @@ class _Flags:
             seen.add((a, b))
             dismissed = None
             age = now - at
-            if age > MERGED_AFTER and rng.random() < (0.8 if reasons == ["company"] else 0.2):
+            if age > MERGED_AFTER and rng.random() < 0.2:
                 dismissed = at + timedelta(days=rng.uniform(0.2, min(age.days, 14)))
             out.append((a, b, reasons, similarity, at, dismissed))
         return out
@@ -436,10 +461,7 @@ def seed(*, leads: int, sessions: int = 0, months: int = 12, seed: int | None = 
                 again = (facts[rng.choice(earlier[-RESUBMIT_WITHIN:])]
                          if earlier and rng.random() < RESUBMIT_SHARE else None)
                 if again is not None:  # the same person again, days later
-                    name, role, email = again.name, again.role, again.email
-                    company = _spelling(rng, again.company) if rng.random() < 0.3 \
-                        else again.company
-                    phone, wechat = again.phone, again.wechat
+                    name, company, role, phone, email, wechat = _again(rng, again)
                 else:
                     name, company, role, email = _person(rng, english,
                                                          companies[english].pick(rng))
@@ -698,3 +720,88 @@ class _OrmWriter:
                 [LeadEvent(lead_id=lead, kind=str(kind), actor_id=actor, data=data,
                            created_at=at)
                  for lead, kind, actor, data, at in rows], batch_size=500)
+
+
+# --- a labelled sample for the duplicate matcher ----------------------------------------
+
+def labelled_duplicates(*, people: int, seed: int | None = None,
+                        resubmit_share: float = 0.35) -> dict[int, int]:
+    """``people`` invented people at a long tail of companies (big customers have many
+    colleagues, the noise a company-only match flagged), some submitting again in the ways
+    people do: the phone dictated in another format, the e-mail in capitals, a new phone
+    with the same name and company (spelled another way), only the WeChat ID. Each lead
+    goes through the real matcher (selector.leads.duplicates.flag, as lead_create calls
+    it). Returns the truth: {lead id: person number}."""
+    rng = random.Random(seed)
+    cal = worktime.calendar()
+    firms = _Companies(rng, False, max(people, 8))
+    answers = _answers(rng)
+    snapshot = builder.recommendation_snapshot(answers)
+    truth: dict[int, int] = {}
+
+    def submit(person: int, contact: dict) -> None:
+        now = timezone.now()
+        values = builder.lead_values(
+            answers=answers, language="zh-hans", now=now, snapshot=snapshot, calendar=cal,
+            contact={"role": "CTO", "timeline": "0-3m", "message": "", **contact},
+            source={})
+        with transaction.atomic():
+            lead = Lead.objects.create(report_number=builder.new_report_number(now),
+                                       **values)
+            flag(lead)
+        truth[lead.pk] = person
+
+    for person in range(people):
+        company = firms.pick(rng)
+        # Namesakes at one firm happen (a common name at a big customer): each is counted
+        # as the other person they are, so such a flag lowers the precision.
+        name = rng.choice(ZH_SURNAMES) + rng.choice(ZH_GIVEN)
+        mobile = f"{rng.choice(PHONE_PREFIXES)}{rng.randint(10000000, 99999999)}"
+        email = f"user{person}x{rng.randint(1000, 99999)}@example.cn"
+        wechat = f"wx_{rng.getrandbits(32):08x}" if rng.random() < 0.5 else ""
+        first = {"name": name, "company": company, "phone": normalize_phone(mobile),
+                 "email": email, "wechat": wechat}
+        submit(person, first)
+        if rng.random() >= resubmit_share:
+            continue
+        for _ in range(rng.choice([1, 1, 2])):
+            again = dict(first)
+            way = rng.random()
+            if way < 0.3:  # dictated: "138 0013 8000", "(+86)138-0013-8000", ...
+                typed = rng.choice([f"{mobile[:3]} {mobile[3:7]} {mobile[7:]}",
+                                    f"(+86){mobile[:3]}-{mobile[3:7]}-{mobile[7:]}",
+                                    f"+86 {mobile}", f"0086{mobile}"])
+                again["phone"] = normalize_phone(typed)
+                again["email"] = ""
+            elif way < 0.55:
+                again["email"] = email.upper()
+                again["phone"] = ""
+            elif way < 0.8:  # a new number; the name and the company say who it is
+                again["phone"] = normalize_phone(
+                    f"{rng.choice(PHONE_PREFIXES)}{rng.randint(10000000, 99999999)}")
+                again["email"] = ""
+                again["company"] = _spelling(rng, company)
+            elif wechat:
+                again.update(phone="", email="")
+            submit(person, again)
+    return truth
+
+
+def duplicate_precision(truth: dict[int, int]) -> dict[str, float | int]:
+    """How the matcher's flags over a labelled sample compare with the truth: flags, those
+    naming the same person, precision; the people who submitted more than once and were
+    caught (a flag on each later lead), recall."""
+    # Flags between two leads of the sample (a flag to a lead outside it, already in the
+    # database, has no truth to compare with).
+    pairs = [(a, b) for a, b in DuplicateFlag.objects.filter(lead_id__in=truth.keys())
+             .values_list("lead_id", "other_id") if b in truth]
+    same = sum(truth.get(a) == truth.get(b) for a, b in pairs)
+    flagged = {a for a, b in pairs if truth.get(a) == truth.get(b)}
+    by_person: dict[int, list[int]] = {}
+    for pk, person in sorted(truth.items()):
+        by_person.setdefault(person, []).append(pk)
+    later = [pk for pks in by_person.values() for pk in pks[1:]]
+    return {"leads": len(truth), "flags": len(pairs), "same_person": same,
+            "precision": same / len(pairs) if pairs else 1.0,
+            "resubmissions": len(later),
+            "recall": len(flagged & set(later)) / len(later) if later else 1.0}

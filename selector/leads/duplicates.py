@@ -1,19 +1,24 @@
 """Possible duplicates, found when a lead is created (``lead_create`` calls ``flag``).
 
-Two leads are possible duplicates when they share the normalised phone (stored E.164),
-the e-mail address (case-insensitive), or a company name: the names are compared by
-``company_key`` (NFKC, lower case, legal-form words and bracketed city names removed, no
-punctuation or spaces) with PostgreSQL trigram similarity (pg_trgm; GIN index
-``lead_company_key_trgm``, leads/0004) of at least COMPANY_SIMILARITY. Elsewhere
-(SQLite in development) the company must match exactly.
+A duplicate is the same person again (issue 24: a flag only for that). Two leads are
+possible duplicates when they share
 
-Equal keys first (B-tree ``lead_company_key_idx``, newest first): a company that already
-has MAX_FLAGS leads fills the flags with similarity 1.0, which no trigram match can beat,
-so the trigram search (which must score every lead of a big customer to rank them) runs
-only for companies with fewer leads than that.
+- the normalised phone (stored E.164, whatever format it was typed in),
+- the e-mail address (case-insensitive),
+- the WeChat ID (case-insensitive), or
+- the person's name (``name_key``: lower case, no spaces) at the same company: equal
+  ``company_key`` (NFKC, lower case, legal-form words and bracketed city names removed, no
+  punctuation or spaces) or, on PostgreSQL, a company key of trigram similarity (pg_trgm;
+  GIN index ``lead_company_key_trgm``) of at least COMPANY_SIMILARITY.
+
+Another person at the same company is a colleague, not a duplicate: no flag, no badge;
+the lead page links them (``colleagues``, equal company keys, B-tree
+``lead_company_key_idx``). Until issue 24 a similar company alone raised a flag: 57 % of
+open leads carried the badge, 99 % of the flags for other people at one firm.
 
 Merged leads (pointers) are never candidates. At most MAX_FLAGS leads are flagged, the
-strongest first (phone/e-mail matches, then company similarity, then the newest).
+strongest first (the most matching contact fields, then company similarity, then the
+newest).
 
 ``Lead.possible_duplicate`` says whether an open flag names a lead: ``flag`` sets it on both
 leads, and whatever dismisses, moves or deletes flags calls ``refresh`` for the leads
@@ -27,8 +32,8 @@ import re
 import unicodedata
 
 from django.db import DatabaseError, connection, transaction
-from django.db.models import Case, Exists, OuterRef, Q, Value, When
-from django.db.models.functions import Lower
+from django.db.models import Case, Exists, F, OuterRef, Q, Value, When
+from django.db.models.functions import Lower, Replace
 
 from selector.leads.models import DuplicateFlag, Lead, LeadEvent
 
@@ -57,38 +62,57 @@ def company_key(name: str) -> str:
     return _NOT_WORD.sub("", text)[:200]
 
 
+def name_key(name: str) -> str:
+    """A person's name as matching compares it: lower case, without spaces (half- or
+    full-width), so "Li Na", "li na" and "LiNa" agree. The same as ``name_key_sql``."""
+    return (name or "").replace(" ", "").replace("\u3000", "").lower()
+
+
+def name_key_sql() -> Lower:
+    return Lower(Replace(Replace(F("name"), Value(" "), Value("")), Value("\u3000"),
+                         Value("")))
+
+
 def candidates(lead: Lead) -> list[tuple[Lead, list[str], float | None]]:
-    """The leads ``lead`` may duplicate: (other, reasons, company similarity)."""
+    """The leads ``lead`` may duplicate: (other, reasons, company similarity). Reasons:
+    "phone", "email", "wechat", "name" (the name at the same or a similar company)."""
     base = Lead.objects.filter(merged_into__isnull=True).exclude(pk=lead.pk)
     found: dict[int, tuple[list[str], float | None]] = {}
+    email, wechat = lead.email.strip().lower(), lead.wechat.strip().lower()
     contact = Q(phone=lead.phone) if lead.phone else Q(pk__in=[])
-    if lead.email:
-        contact |= Q(email_lower=lead.email.strip().lower())
-    for pk, phone, email in (base.alias(email_lower=Lower("email")).filter(contact)
-                             .order_by("-created_at").values_list("pk", "phone", "email")
-                             [:MAX_FLAGS * 4]):
-        reasons = []
-        if lead.phone and phone == lead.phone:
-            reasons.append("phone")
-        if lead.email and email.strip().lower() == lead.email.strip().lower():
-            reasons.append("email")
+    if email:
+        contact |= Q(email_lower=email)
+    if wechat:
+        contact |= Q(wechat_lower=wechat)
+    for pk, phone, other_email, other_wechat in (
+            base.alias(email_lower=Lower("email"), wechat_lower=Lower("wechat"))
+            .filter(contact).order_by("-created_at")
+            .values_list("pk", "phone", "email", "wechat")[:MAX_FLAGS * 4]):
+        reasons = [reason for reason, same in (
+            ("phone", bool(lead.phone) and phone == lead.phone),
+            ("email", bool(email) and other_email.strip().lower() == email),
+            ("wechat", bool(wechat) and other_wechat.strip().lower() == wechat)) if same]
         found[pk] = (reasons, None)
-    for pk, similarity in _similar_companies(base, lead.company_key, lead.pk):
+    for pk, similarity in _same_name_at_company(base, lead.company_key, name_key(lead.name),
+                                                lead.pk):
         reasons, _none = found.get(pk, ([], None))
-        found[pk] = ([*reasons, "company"], similarity)
+        found[pk] = ([*reasons, "name"], similarity)
     ranked = sorted(found.items(), key=lambda kv: (
-        -len([r for r in kv[1][0] if r != "company"]), -(kv[1][1] or 0), -kv[0]))[:MAX_FLAGS]
+        -len(kv[1][0]), -(kv[1][1] or 0), -kv[0]))[:MAX_FLAGS]
     # What flag() and its timeline events need (not the 12 KB sizing snapshot).
     others = Lead.objects.only("public_id", "report_number", "name", "company").in_bulk(
         [pk for pk, _v in ranked])
     return [(others[pk], reasons, similarity) for pk, (reasons, similarity) in ranked]
 
 
-def _similar_companies(base, key: str, lead_pk: int) -> list[tuple[int, float]]:
-    if not key:
+def _same_name_at_company(base, key: str, name: str, lead_pk: int
+                          ) -> list[tuple[int, float]]:
+    """Leads of the same person's name at the same company (equal keys: similarity 1.0)
+    or, on PostgreSQL, at a company of similar key."""
+    if not key or not name:
         return []
-    same = [(pk, 1.0) for pk in base.filter(company_key=key).order_by("-pk")
-            .values_list("pk", flat=True)[:MAX_FLAGS]]
+    same = [(pk, 1.0) for pk in base.filter(company_key=key).alias(person=name_key_sql())
+            .filter(person=name).order_by("-pk").values_list("pk", flat=True)[:MAX_FLAGS]]
     if (len(same) == MAX_FLAGS or connection.vendor != "postgresql"
             or len(key) < MIN_KEY_FOR_SIMILARITY):
         return same
@@ -99,8 +123,29 @@ def _similar_companies(base, key: str, lead_pk: int) -> list[tuple[int, float]]:
         cursor.execute(
             "SELECT id, similarity(company_key, %s) AS s FROM leads_lead "
             "WHERE company_key %% %s AND merged_into_id IS NULL AND id <> %s "
-            "ORDER BY s DESC, id DESC LIMIT %s", [key, key, lead_pk, MAX_FLAGS])
+            "AND lower(replace(replace(name, ' ', ''), %s, '')) = %s "
+            "ORDER BY s DESC, id DESC LIMIT %s",
+            [key, key, lead_pk, "\u3000", name, MAX_FLAGS])
         return [(pk, round(s, 3)) for pk, s in cursor.fetchall()]
+
+
+COLLEAGUES_SHOWN = 5
+
+
+def colleagues(lead: Lead, exclude=()) -> tuple[list[Lead], int]:
+    """Other people at the lead's company (equal company key, another name): the first
+    COLLEAGUES_SHOWN, newest first, and how many there are. ``exclude``: ids not to list
+    (the lead's possible duplicates, shown apart)."""
+    if not lead.company_key:
+        return [], 0
+    qs = (Lead.objects.filter(merged_into__isnull=True, company_key=lead.company_key)
+          .exclude(pk__in=[lead.pk, *exclude]).alias(person=name_key_sql())
+          .exclude(person=name_key(lead.name)))
+    shown: list[Lead] = list(qs.select_related("owner").only(
+        "public_id", "report_number", "name", "company", "status", "owner__username",
+        "owner__first_name", "owner__last_name").order_by("-pk")[:COLLEAGUES_SHOWN])
+    count = len(shown) if len(shown) < COLLEAGUES_SHOWN else qs.count()
+    return shown, count
 
 
 def flag(lead: Lead) -> list[DuplicateFlag]:

@@ -148,6 +148,11 @@ class Lead(models.Model):
     # calendar (selector.staff.worktime); first_contact_at is the first logged contact.
     sla_due = models.DateTimeField(_("first contact due"), null=True, blank=True)
     first_contact_at = models.DateTimeField(_("first contact at"), null=True, blank=True)
+    # Working minutes from creation to the first contact, in the SLA's calendar: kept when
+    # the contact is recorded (selector.leads.worktime.record_first_contact), so the
+    # managers' average is one SQL AVG, not a calendar walk per lead.
+    first_response_minutes = models.IntegerField(_("first response (working minutes)"),
+                                                 null=True, blank=True, editable=False)
     first_contact_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
         related_name="+", verbose_name=_("first contact by"))
@@ -223,7 +228,8 @@ class Lead(models.Model):
                          condition=models.Q(status__in=[Status.WON, Status.LOST],
                                             merged_into__isnull=True)),
             models.Index(fields=["created_at"], name="lead_first_contact_idx",
-                         include=["first_contact_by", "first_contact_at", "sla_due"],
+                         include=["first_contact_by", "first_contact_at", "sla_due",
+                                  "first_response_minutes"],
                          condition=models.Q(first_contact_at__isnull=False,
                                             merged_into__isnull=True)),
             # (PostgreSQL reads an expression index alone only when it also holds the
@@ -240,6 +246,7 @@ class Lead(models.Model):
             models.Index(fields=["company_key", "-id"], name="lead_company_key_idx",
                          condition=models.Q(merged_into__isnull=True)),
             models.Index(Lower("email"), name="lead_email_lower_idx"),
+            models.Index(Lower("wechat"), name="lead_wechat_lower_idx"),
             models.Index(fields=["phone"], name="lead_phone_idx"),
             # Duplicate matching: company names by trigram similarity (PostgreSQL).
             PostgreSQLIndex(fields=["company_key"], opclasses=["gin_trgm_ops"],
@@ -281,6 +288,7 @@ class LeadEvent(models.Model):
         MERGED = "merged", _("Merged")
         EDITED = "edited", _("Edited in the admin")
         CALLBACK_REQUESTED = "callback_requested", _("Call-back requested by the customer")
+        CONTACT_REVEALED = "contact_revealed", _("Contact details revealed")
 
     lead = models.ForeignKey(Lead, on_delete=models.CASCADE, related_name="events")
     kind = models.CharField(_("kind"), max_length=30, choices=Kind.choices)
@@ -293,7 +301,10 @@ class LeadEvent(models.Model):
         verbose_name = _("lead event")
         verbose_name_plural = _("lead events")
         ordering = ["created_at", "pk"]
-        indexes = [models.Index(fields=["lead", "kind"], name="leadevent_lead_kind_idx")]
+        indexes = [models.Index(fields=["lead", "kind"], name="leadevent_lead_kind_idx"),
+                   # The managers' audit page lists the contact reveals, newest first.
+                   models.Index(fields=["-created_at"], name="leadevent_reveal_idx",
+                                condition=models.Q(kind="contact_revealed"))]
 
     def __str__(self) -> str:
         return f"{self.lead_id} {self.kind}"

@@ -228,3 +228,14 @@ def sla_due(score: str, created: dt.datetime,
     cal = cal or calendar()
     minutes = sla_minutes(score, cal)
     return None if minutes is None else cal.add(created, minutes)
+
+
+def record_first_contact(lead, actor, now: dt.datetime, cal: Calendar | None = None
+                         ) -> list[str]:
+    """Set the lead's first contact (once) and its response time in working minutes, the
+    SLA's measure; the fields to save (none when it was contacted before)."""
+    if lead.first_contact_at is not None:
+        return []
+    lead.first_contact_at, lead.first_contact_by = now, actor
+    lead.first_response_minutes = max(0, (cal or calendar()).between(lead.created_at, now))
+    return ["first_contact_at", "first_contact_by", "first_response_minutes"]

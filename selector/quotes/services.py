@@ -26,6 +26,7 @@ from django.utils import timezone
 
 from selector.content.models import PriceList
 from selector.domain.bom import BomLine
+from selector.leads import worktime
 from selector.leads.models import OPEN_STATUSES, Lead, LeadEvent, NextActionKind, Status
 from selector.leads.snapshots import lead_recommendation
 from selector.quotes import tasks
@@ -366,9 +367,8 @@ def quote_send(*, quote: Quote, actor) -> Quote:
         fields = ["status", "deal_value", "last_activity_at", "updated_at"]
         lead.status, lead.deal_value = Status.PROPOSAL, quote.total_amount
         lead.last_activity_at = now
-        if lead.first_contact_at is None:  # a quote sent is a contact (the SLA clock)
-            lead.first_contact_at, lead.first_contact_by = now, actor
-            fields += ["first_contact_at", "first_contact_by"]
+        # A quote sent is a contact (the SLA clock).
+        fields += worktime.record_first_contact(lead, actor, now)
         lead.save(update_fields=fields)
         if old != Status.PROPOSAL:
             LeadEvent.objects.create(lead=lead, kind=LeadEvent.Kind.STATUS_CHANGED, actor=actor,

@@ -4,6 +4,11 @@
 sales role get the site's plain 404 (the workspace does not exist for them, so nothing,
 not even a lead count, leaks).
 
+``contact_visible`` / ``contact_scope``: whether a user sees a lead's phone, e-mail and
+WeChat ID (its owner and managers; another rep after revealing it, which is on the lead's
+timeline and lasts permissions.CONTACT_REVEAL_MINUTES). The lead page, the search and the
+exports all ask these.
+
 ``get_lead_for_user``: lookup by public_id plus the permission check for one action
 (selector.staff.permissions.ACTIONS). A lead the user may not see is a 404, exactly like
 one that does not exist; a lead they may see but not change is a 403.
@@ -11,16 +16,19 @@ one that does not exist; a lead they may see but not change is a 403.
 
 from __future__ import annotations
 
+import datetime as dt
 import functools
 import uuid
 from urllib.parse import urlsplit
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
+from django.db.models import Q
 from django.http import Http404
+from django.utils import timezone
 from django_htmx.http import HttpResponseClientRedirect
 
-from selector.leads.models import Lead
+from selector.leads.models import Lead, LeadEvent
 from selector.staff import permissions
 
 
@@ -94,3 +102,38 @@ def get_lead_for_user(request, public_id, *, action: str = "view") -> Lead:
     if not check(user, lead):
         raise PermissionDenied
     return lead
+
+
+def _reveals(user, now=None):
+    """The user's contact reveals still in force."""
+    since = (now or timezone.now()) - dt.timedelta(minutes=permissions.CONTACT_REVEAL_MINUTES)
+    return LeadEvent.objects.filter(actor_id=user.pk, kind=LeadEvent.Kind.CONTACT_REVEALED,
+                                    created_at__gt=since)
+
+
+def contact_visible(user, lead: Lead, now=None) -> bool:
+    """Phone, e-mail and WeChat ID of ``lead`` for ``user``: by role (owner, manager), or
+    revealed by this user in the last CONTACT_REVEAL_MINUTES."""
+    if permissions.sees_contact(user, lead):
+        return True
+    return permissions.is_staff_member(user) and _reveals(user, now).filter(
+        lead_id=lead.pk).exists()
+
+
+def reveal_until(user, lead: Lead, now=None):
+    """When the user's reveal of this lead's contact ends (None: not revealed)."""
+    event = _reveals(user, now).filter(lead_id=lead.pk).order_by("-created_at").first()
+    if event is None:
+        return None
+    return event.created_at + dt.timedelta(minutes=permissions.CONTACT_REVEAL_MINUTES)
+
+
+def contact_scope(user, now=None) -> Q | None:
+    """The leads whose contact ``user`` sees, as a filter (None: all of them, a manager).
+    The reveals are a handful of rows per rep (the index on the event's actor)."""
+    if permissions.is_manager(user):
+        return None
+    if not permissions.is_staff_member(user):
+        return Q(pk__in=[])
+    revealed = _reveals(user, now).values("lead_id")
+    return Q(owner_id=user.pk) | Q(pk__in=revealed)

@@ -47,8 +47,9 @@ from selector.core.spreadsheet import (  # noqa: F401 (re-exported: quotes and t
     unneutralise_csv,
     xlsx_parts,
 )
+from selector.core.money import yuan_text
 from selector.domain import Fabric
-from selector.leads.models import Score, Status, Timeline
+from selector.leads.models import LostReason, NextActionKind, Score, Status, Timeline
 from selector.leads.validators import phone_text
 
 CHUNK_SIZE = 2000
@@ -68,6 +69,10 @@ COLUMNS = (
     ("rule", _("Rule")),
     ("score", _("Score")),
     ("status", _("Status")),
+    ("deal_value", _("Deal value")),
+    ("lost_reason", _("Lost because")),
+    ("next_action_kind", _("Next action")),
+    ("first_contact_at", _("First contact at")),
     ("owner__username", _("Owner")),
     ("language", _("Language")),
     ("utm_source", "utm_source"),
@@ -75,7 +80,12 @@ COLUMNS = (
     ("utm_campaign", "utm_campaign"),
     ("message", _("Message")),
 )
-FIELDS = tuple(name for name, _label in COLUMNS)
+# Read for a column without one of their own (the next action's due time and note).
+EXTRA_FIELDS = ("next_action_due", "next_action_note")
+FIELDS = (*(name for name, _label in COLUMNS), *EXTRA_FIELDS)
+# Left empty on the leads whose contact the exporting user does not see (the queryset's
+# ``contact_shown`` annotation: selector.staff.views.exports).
+CONTACT_FIELDS = frozenset({"phone", "email", "wechat"})
 
 
 def header() -> list[str]:
@@ -86,18 +96,28 @@ def rows(queryset) -> Iterator[list]:
     """Export rows (text cells, GPU count as int) in the active language."""
     choices: dict[str, Mapping[str, object]] = {
         "status": dict(Status.choices), "score": dict(Score.choices),
-        "timeline": dict(Timeline.choices),
+        "timeline": dict(Timeline.choices), "lost_reason": dict(LostReason.choices),
         "recommendation": {f.value: FABRIC_SHORT[f] for f in Fabric},
     }
     labels = {k: {code: str(v) for code, v in m.items()} for k, m in choices.items()}
     index = {name: i for i, name in enumerate(FIELDS)}
     tz = timezone.get_current_timezone()
-    for values in queryset.values_list(*FIELDS).iterator(chunk_size=CHUNK_SIZE):
+    scoped = "contact_shown" in queryset.query.annotations
+    fields = (*FIELDS, "contact_shown") if scoped else FIELDS
+    for values in queryset.values_list(*fields).iterator(chunk_size=CHUNK_SIZE):
         row = []
+        hidden = scoped and not values[-1]
         for name, _label in COLUMNS:
             value = values[index[name]]
-            if name == "created_at":
-                value = value.astimezone(tz).strftime("%Y-%m-%d %H:%M")
+            if hidden and name in CONTACT_FIELDS:
+                value = ""
+            elif name in ("created_at", "first_contact_at"):
+                value = value.astimezone(tz).strftime("%Y-%m-%d %H:%M") if value else ""
+            elif name == "deal_value":
+                value = yuan_text(value) if value is not None else ""
+            elif name == "next_action_kind":
+                value = _next_action(value, values[index["next_action_due"]],
+                                     values[index["next_action_note"]], tz)
             elif name in labels:
                 value = labels[name].get(value, value)
             elif name == "gpus":
@@ -106,6 +126,18 @@ def rows(queryset) -> Iterator[list]:
                 value = phone_text(value or "")
             row.append("" if value is None else value)
         yield row
+
+
+def _next_action(kind: str, due, note: str, tz) -> str:
+    """"电话 · 2026-12-04 10:00 · note" (the kind's label first: never a formula)."""
+    if not kind and due is None:
+        return ""
+    parts = [str(dict(NextActionKind.choices).get(kind, kind))]
+    if due is not None:
+        parts.append(due.astimezone(tz).strftime("%Y-%m-%d %H:%M"))
+    if note:
+        parts.append(note)
+    return " · ".join(parts)
 
 
 def csv_chunks(queryset, on_done: Callable[[int], None] | None = None) -> Iterator[bytes]:

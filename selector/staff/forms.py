@@ -548,3 +548,29 @@ class DashboardForm(StaffForm):
         days = int(self.cleaned_data.get("period") or 90)
         today = timezone.localdate()
         return today - timedelta(days=days - 1), today
+
+
+class HandoverForm(StaffForm):
+    """Managers: all open leads of one person (a rep who left included) to another."""
+
+    id_prefix = "handover"
+
+    from_user = forms.ChoiceField(label=_("Open leads of"))
+    to_user = forms.ChoiceField(label=_("Hand them to"))
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["from_user"].choices = [("", "—"), *owner_choices(former=True)]
+        self.fields["to_user"].choices = [("", "—"), *owner_choices()]
+
+    def clean(self):
+        data = super().clean()
+        users = get_user_model().objects.in_bulk(
+            [int(data[name]) for name in ("from_user", "to_user") if data.get(name)])
+        for name in ("from_user", "to_user"):
+            if data.get(name):
+                data[name] = users[int(data[name])]
+        if data.get("from_user") and data.get("to_user") and \
+                data["from_user"].pk == data["to_user"].pk:
+            self.add_error("to_user", _("Choose someone else to hand the leads to."))
+        return data

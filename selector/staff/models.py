@@ -101,3 +101,37 @@ class ExportLog(models.Model):
 
     def __str__(self) -> str:
         return f"{self.created_at:%Y-%m-%d %H:%M} {self.format}"
+
+
+class Handover(models.Model):
+    """"All open leads of one person to another", as one background job (a rep who leaves,
+    a change of territory): selector.staff.services.handover_start queues it, the task
+    worker moves the leads in batches (staff.tasks.run_handover), ``done`` of ``total``
+    shows its progress, and the new owner gets one summary message."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("Queued")
+        RUNNING = "running", _("Running")
+        DONE = "done", _("Done")
+        FAILED = "failed", _("Failed")
+
+    from_user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL,
+                                  null=True, related_name="+", verbose_name=_("previous owner"))
+    to_user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL,
+                                null=True, related_name="+", verbose_name=_("new owner"))
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True,
+                              related_name="+", verbose_name=_("by"))
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices,
+                              default=Status.QUEUED)
+    total = models.PositiveIntegerField(_("open leads"), default=0)
+    done = models.PositiveIntegerField(_("leads moved"), default=0)
+    created_at = models.DateTimeField(_("at"), auto_now_add=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("hand-over")
+        verbose_name_plural = _("hand-overs")
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.from_user_id} -> {self.to_user_id} ({self.status})"

@@ -62,6 +62,24 @@ def can_take(user, lead) -> bool:
             and lead.merged_into_id is None)
 
 
+# How long a revealed contact stays visible to a rep who does not own the lead.
+CONTACT_REVEAL_MINUTES = 30
+
+
+def sees_contact(user, lead) -> bool:
+    """Phone, e-mail and WeChat ID without revealing them: the lead's owner (a rep who took
+    it) and managers. Other reps see the company and the plan, and may reveal the contact
+    (audited, for CONTACT_REVEAL_MINUTES: selector.staff.access.contact_visible); PIPL's
+    "minimum necessary" (Art. 6)."""
+    if not is_staff_member(user):
+        return False
+    return is_manager(user) or (lead.owner_id is not None and lead.owner_id == user.pk)
+
+
+def can_reveal_contact(user, lead) -> bool:
+    return is_staff_member(user) and lead.merged_into_id is None
+
+
 def can_merge(user) -> bool:
     return is_manager(user) and user.has_perm(CHANGE)
 

@@ -24,6 +24,7 @@ from selector.domain import Fabric
 from selector.leads.models import OPEN_STATUSES, Lead
 from selector.leads.search import grams_of, search_term, search_text, short_text
 from selector.staff import permissions
+from selector.staff.access import contact_scope
 from selector.staff.forms import OWNER_MINE, OWNER_NONE, SCALE_RANGES, SORTS, STATUS_OPEN
 from selector.wizard.models import WizardSession
 from selector.wizard.steps import STEPS
@@ -94,25 +95,35 @@ def filtered_leads(cleaned: dict, user, now=None) -> QuerySet[Lead]:
         # A whole report number (as quoted on the phone or the PDF): the unique index.
         qs = qs.filter(report_number=q.upper())
     elif len(q) >= SEARCH_ANYWHERE_MIN:
-        qs = search_anywhere(qs, q)
+        # Matching a phone, e-mail or WeChat ID would tell a rep whose it is: only on the
+        # leads whose contact they see (selector.staff.access.contact_scope).
+        qs = search_anywhere(qs, q, None if user is None else contact_scope(user, now))
     elif q:
         qs = search_short(qs, q)
     return qs.order_by(*SORTS[cleaned.get("sort") or "-created"])
 
 
-def search_anywhere(qs: QuerySet[Lead], q: str) -> QuerySet[Lead]:
+def search_anywhere(qs: QuerySet[Lead], q: str, scope: Q | None = None) -> QuerySet[Lead]:
     """Leads whose name, company, e-mail, phone, WeChat ID or report number contains ``q``
-    (3+ characters).
+    (3+ characters); with ``scope``, the phone, e-mail and WeChat ID only of the leads in
+    it (the others match on name, company and report number).
 
     PostgreSQL: one LIKE over selector.leads.search.search_text(), served by its trigram
     index (Lead.Meta): one posting-list lookup and one recheck per candidate row instead
-    of four ORed column scans. Elsewhere (SQLite): icontains per column."""
+    of four ORed column scans; the scope is a test on those candidates. Elsewhere
+    (SQLite): icontains per column."""
     term = search_term(q)
     if connection.vendor == "postgresql":
-        return qs.alias(search=search_text()).filter(search__contains=term)
-    return qs.filter(Q(name__icontains=q) | Q(company__icontains=q)
-                     | Q(phone__icontains=term) | Q(email__icontains=q)
-                     | Q(wechat__icontains=q) | Q(report_number__icontains=q))
+        qs = qs.alias(search=search_text()).filter(search__contains=term)
+        if scope is not None:
+            qs = qs.alias(text=short_text()).filter(
+                scope | Q(text__contains=q.lower()) | Q(report_number__icontains=q))
+        return qs
+    contact = Q(phone__icontains=term) | Q(email__icontains=q) | Q(wechat__icontains=q)
+    if scope is not None:
+        contact &= scope
+    return qs.filter(Q(name__icontains=q) | Q(company__icontains=q) | contact
+                     | Q(report_number__icontains=q))
 
 
 def search_short(qs: QuerySet[Lead], q: str) -> QuerySet[Lead]:
@@ -226,9 +237,20 @@ def funnel(figures: dict) -> list[dict]:
     return stages
 
 
-def leads_per_week(figures: dict) -> list[dict]:
-    return [{"label": timezone.localdate(week).isoformat() if isinstance(week, dt.datetime)
-             else str(week), "count": n} for week, n in figures["weeks"]]
+def leads_per_week(figures: dict, start: dt.date | None = None,
+                   end: dt.date | None = None) -> list[dict]:
+    """Leads per week (Monday to Sunday). A week cut by the period's first or last day
+    (the last is today: a week still under way) has ``days`` < 7 and ``partial`` set, so
+    a short week does not read like a collapse."""
+    out = []
+    for week, n in figures["weeks"]:
+        monday = timezone.localdate(week) if isinstance(week, dt.datetime) else week
+        first = max(monday, start) if start else monday
+        last = min(monday + dt.timedelta(days=6), end) if end else monday + dt.timedelta(6)
+        days = (last - first).days + 1
+        out.append({"label": monday.isoformat() if isinstance(monday, dt.date)
+                    else str(monday), "count": n, "days": days, "partial": days < 7})
+    return out
 
 
 def recommendation_mix(figures: dict) -> list[dict]:
@@ -389,19 +411,21 @@ def won_lost_by_source(start: dt.date, end: dt.date) -> list[dict]:
 
 def first_response_by_rep(start: dt.date, end: dt.date) -> list[dict]:
     """Leads created in [start, end] and contacted: per rep who made the first contact,
-    how many, the average time to it (wall clock, minutes) and how many within the SLA."""
+    how many, the average time to it in working minutes (the SLA's calendar: nights,
+    weekends, holidays and the lunch break do not count; kept on the lead when the contact
+    is recorded, Lead.first_response_minutes) and how many within the SLA."""
     rows = list(Lead.objects.filter(merged_into__isnull=True, first_contact_at__isnull=False,
                                     created_at__gte=day_start(start),
                                     created_at__lt=day_start(end + dt.timedelta(days=1)))
                 .values("first_contact_by_id")
                 .annotate(n=Count("*"),
-                          avg=Avg(F("first_contact_at") - F("created_at")),
+                          avg=Avg("first_response_minutes"),
                           within=Count("first_contact_at",
                                        filter=Q(first_contact_at__lte=F("sla_due"))))
                 .order_by())
     names = _usernames(r["first_contact_by_id"] for r in rows)
     out = [{"rep": names.get(r["first_contact_by_id"]), "count": r["n"],
-            "avg_minutes": round(r["avg"].total_seconds() / 60) if r["avg"] else 0,
+            "avg_minutes": round(r["avg"]) if r["avg"] is not None else None,
             "within": r["within"], "within_pct": round(100 * r["within"] / r["n"], 1)}
            for r in rows]
     # As ORDER BY username did: names in order, a deleted rep's (None) last.

@@ -24,9 +24,10 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from selector.leads import duplicates
+from selector.leads import duplicates, worktime
 from selector.leads.lifecycle import delete_lead
 from selector.leads.models import (
+    OPEN_STATUSES,
     DuplicateFlag,
     Lead,
     LeadEvent,
@@ -35,7 +36,7 @@ from selector.leads.models import (
     Status,
 )
 from selector.staff import permissions, tasks
-from selector.staff.models import LeadDeletion
+from selector.staff.models import Handover, LeadDeletion
 from selector.staff.outcomes import ACTIVITY_OUTCOMES
 
 logger = logging.getLogger(__name__)
@@ -84,10 +85,7 @@ def _bump(lead: Lead) -> list[str]:
 
 
 def _mark_contacted(lead: Lead, actor, now) -> list[str]:
-    if lead.first_contact_at is not None:
-        return []
-    lead.first_contact_at, lead.first_contact_by = now, actor
-    return ["first_contact_at", "first_contact_by"]
+    return worktime.record_first_contact(lead, actor, now)
 
 
 def lead_change_status(*, lead: Lead, status: str, actor, lost_reason: str = "",
@@ -262,6 +260,18 @@ def lead_add_note(*, lead: Lead, text: str, actor, version: int | None = None) -
     return event
 
 
+def lead_reveal_contact(*, lead: Lead, actor) -> LeadEvent:
+    """A rep who does not own the lead reads its phone, e-mail and WeChat ID: recorded on
+    the lead's timeline (and the managers' audit page); it lasts
+    permissions.CONTACT_REVEAL_MINUTES (selector.staff.access.contact_visible). Not an edit
+    of the lead: its version and last activity stay as they are."""
+    if not permissions.can_reveal_contact(actor, lead):
+        raise PermissionDenied
+    return LeadEvent.objects.create(
+        lead=lead, kind=LeadEvent.Kind.CONTACT_REVEALED, actor=actor,
+        data={"minutes": permissions.CONTACT_REVEAL_MINUTES})
+
+
 def report_hash(report_number: str) -> str:
     """HMAC of a report number: lets staff check a number against LeadDeletion rows
     without the number itself being kept."""
@@ -339,6 +349,30 @@ def leads_bulk_update(*, leads, actor, status: str | None = None, owner=None,
                     lambda: tasks.schedule_assigned_many(owner_pk, ids, first_event),
                     robust=True)
     return changed
+
+
+def handover_start(*, actor, from_user, to_user) -> Handover:
+    """Managers: move every open lead of ``from_user`` (a rep who left, say) to ``to_user``
+    in the background (staff.tasks.handover, run by the task worker in batches, with
+    progress on the Handover row and one summary message to the new owner)."""
+    if not permissions.can_bulk_edit(actor):
+        raise PermissionDenied
+    if from_user.pk == to_user.pk:
+        raise ValidationError({"to_user": "Choose someone else to hand the leads to."})
+    if not permissions.is_staff_member(to_user):
+        raise ValidationError({"to_user": "The owner must be a member of the sales team."})
+    with transaction.atomic():
+        job = Handover.objects.create(actor=actor, from_user=from_user, to_user=to_user,
+                                      total=handover_leads(from_user).count())
+        pk = job.pk
+        transaction.on_commit(lambda: tasks.schedule_handover(pk), robust=True)
+    return job
+
+
+def handover_leads(from_user):
+    """The leads a hand-over moves: open, live, owned by ``from_user``."""
+    return Lead.objects.filter(owner=from_user, status__in=OPEN_STATUSES,
+                               merged_into__isnull=True)
 
 
 # A search the export log may keep as typed: a report number (no personal data in it).
@@ -422,7 +456,8 @@ def leads_merge(*, survivor: Lead, other: Lead, actor,
         if survivor.first_contact_at is None and other.first_contact_at is not None:
             survivor.first_contact_at = other.first_contact_at
             survivor.first_contact_by_id = other.first_contact_by_id
-            fields += ["first_contact_at", "first_contact_by"]
+            survivor.first_response_minutes = other.first_response_minutes
+            fields += ["first_contact_at", "first_contact_by", "first_response_minutes"]
         survivor.save(update_fields=fields)
     logger.info("lead %s merged into %s", other.report_number, survivor.report_number)
     return survivor

@@ -27,7 +27,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Count, F, Q
 from django.tasks import task
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -42,7 +42,7 @@ from selector.leads.callback import callback_requested
 from selector.leads.models import OPEN_STATUSES, Delivery, Lead, LeadEvent
 from selector.leads.tasks import backoff_seconds
 from selector.staff import permissions, queries
-from selector.staff.models import StaffProfile
+from selector.staff.models import Handover, StaffProfile
 
 logger = logging.getLogger(__name__)
 
@@ -139,6 +139,16 @@ def _mention(users) -> tuple[tuple[str, ...], tuple[str, ...]]:
         if mobile:
             mobiles.append(mobile)
     return tuple(mobiles), tuple(names)
+
+
+def when_text(moment: dt.datetime, now: dt.datetime | None = None, *,
+              with_time: bool = True) -> str:
+    """A local date (and time) as robot messages and digests give it: "12-03 14:30" this
+    year, "2025-12-03 14:30" in another, so an old deadline does not read like next week's."""
+    local = timezone.localtime(moment)
+    this_year = timezone.localtime(now or timezone.now()).year == local.year
+    day = f"{local:%m-%d}" if this_year else f"{local:%Y-%m-%d}"
+    return f"{day} {local:%H:%M}" if with_time else day
 
 
 def _lead_line(lead: Lead) -> str:
@@ -306,6 +316,63 @@ def assigned_many(owner_pk: int, lead_public_ids: list[str], event_pk: int) -> s
             later=_later(assigned_many, owner_pk, lead_public_ids, event_pk)) else "failed"
 
 
+# --- hand-over: all open leads of one person to another -----------------------------
+
+HANDOVER_BATCH = 200
+
+
+def schedule_handover(handover_pk: int) -> None:
+    handover.enqueue(handover_pk)
+
+
+@task
+def handover(handover_pk: int) -> str:
+    return run_handover(handover_pk)
+
+
+def run_handover(handover_pk: int) -> str:
+    """Move the open leads of the hand-over's person to its new owner, HANDOVER_BATCH a
+    transaction (each lead: owner, version +1, an owner_changed event marked with the
+    hand-over), counting ``done`` as it goes, then one summary message to the new owner.
+    Safe to run twice (the task worker may): a second run finds nothing left to move and
+    the summary's deliveries go out once (staff.tasks.assigned_many)."""
+    job = Handover.objects.select_related("from_user", "to_user", "actor").filter(
+        pk=handover_pk).first()
+    if job is None:
+        return "gone"
+    if job.status == Handover.Status.DONE:
+        return "done"
+    old, new, actor = job.from_user, job.to_user, job.actor
+    if old is None or new is None or not permissions.is_staff_member(new):
+        Handover.objects.filter(pk=job.pk).update(status=Handover.Status.FAILED,
+                                                  finished_at=timezone.now())
+        return "failed"
+    Handover.objects.filter(pk=job.pk).update(status=Handover.Status.RUNNING)
+    leads = Lead.objects.filter(owner=old, status__in=OPEN_STATUSES, merged_into__isnull=True)
+    while True:
+        with transaction.atomic():
+            batch = list(leads.select_for_update(of=("self",)).order_by("pk")
+                         .values_list("pk", flat=True)[:HANDOVER_BATCH])
+            if not batch:
+                break
+            Lead.objects.filter(pk__in=batch).update(owner=new, version=F("version") + 1,
+                                                     updated_at=timezone.now())
+            LeadEvent.objects.bulk_create([
+                LeadEvent(lead_id=pk, kind=LeadEvent.Kind.OWNER_CHANGED, actor=actor,
+                          data={"from": old.get_username(), "to": new.get_username(),
+                                "handover": job.pk}) for pk in batch])
+            Handover.objects.filter(pk=job.pk).update(done=F("done") + len(batch))
+    Handover.objects.filter(pk=job.pk).update(status=Handover.Status.DONE,
+                                              finished_at=timezone.now())
+    moved = list(LeadEvent.objects.filter(kind=LeadEvent.Kind.OWNER_CHANGED,
+                                          data__handover=job.pk)
+                 .order_by("pk").values_list("pk", "lead__public_id"))
+    if moved and (actor is None or new.pk != actor.pk):
+        schedule_assigned_many(new.pk, [str(public_id) for _pk, public_id in moved],
+                               moved[0][0])
+    return "done"
+
+
 # --- SLA and digests ----------------------------------------------------------------
 
 def managers():
@@ -346,7 +413,7 @@ def escalate_sla(now=None) -> int:
     for lead in waiting.filter(sla_due__gt=cutoff)[:SLA_BATCH]:
         assert lead.sla_due is not None  # sla_breaches() selects leads with a deadline
         with translation.override(settings.LANGUAGE_CODE):
-            message = _sla_message(lead, boss)
+            message = _sla_message(lead, boss, now)
         outcome = _escalate(lead, boss, message, key=lead.sla_due.isoformat())
         if outcome == "paced":
             break  # the robot's minute is full: the rest at the next tick
@@ -356,7 +423,7 @@ def escalate_sla(now=None) -> int:
                                                     else {})})
             count += outcome == "sent"
     else:
-        count += _escalate_backlog(waiting.filter(sla_due__lte=cutoff), boss)
+        count += _escalate_backlog(waiting.filter(sla_due__lte=cutoff), boss, now)
     return count
 
 
@@ -392,12 +459,12 @@ def _escalate(lead: Lead, boss: list, message: notify.Message, *, key: str) -> s
     return "failed" if outcomes else "sent"  # nobody to tell: nothing to wait for
 
 
-def _sla_message(lead: Lead, boss: list) -> notify.Message:
+def _sla_message(lead: Lead, boss: list, now=None) -> notify.Message:
     mobiles, names = _mention(boss)
-    due = timezone.localtime(lead.sla_due)
+    assert lead.sla_due is not None
     return notify.Message(
         title=str(_("First-contact SLA missed: %(number)s (due %(time)s)") % {
-            "number": lead.report_number, "time": f"{due:%m-%d %H:%M}"}),
+            "number": lead.report_number, "time": when_text(lead.sla_due, now)}),
         lines=(_lead_line(lead), str(_("Owner: %(owner)s") % {
             "owner": lead.owner.get_username() if lead.owner else _("nobody")})),
         link=notify.staff_url(lead), link_text=str(_("Open the lead")),
@@ -405,7 +472,7 @@ def _sla_message(lead: Lead, boss: list) -> notify.Message:
         facts={"report_number": lead.report_number})
 
 
-def _escalate_backlog(backlog, boss: list) -> int:
+def _escalate_backlog(backlog, boss: list, now=None) -> int:
     """One summary of the older breaches, carried on the oldest lead's delivery rows
     (keyed by the backlog's size, so a re-run of the same tick does not post it twice);
     afterwards every lead in it is marked escalated."""
@@ -425,7 +492,9 @@ def _escalate_backlog(backlog, boss: list) -> int:
         message = notify.Message(
             title=str(_("First-contact SLA missed earlier by %(count)s leads "
                         "(the oldest due %(time)s)") % {
-                "count": len(leads), "time": f"{timezone.localtime(oldest.sla_due):%m-%d}"}),
+                "count": len(leads),
+                "time": when_text(oldest.sla_due, now, with_time=False) if oldest.sla_due
+                else ""}),
             lines=tuple(lines), link=link, link_text=str(_("Open the lead list")),
             mobiles=mobiles, names=names, event="lead.sla_breached.summary",
             facts={"count": len(leads)})
@@ -465,10 +534,14 @@ def manager_digest(now=None) -> dict:
     now = now or timezone.now()
     since = now - timedelta(days=1)
     live = Lead.objects.filter(merged_into__isnull=True)
+    breaches = sla_breaches(now).aggregate(
+        recent=Count("pk", filter=Q(sla_due__gt=since)), older=Count("pk", filter=Q(
+            sla_due__lte=since)))
     return {"new": live.filter(created_at__gte=since).count(),
             "unassigned": queries.day_set("unassigned", None, now).count(),
             "unassigned_hot": queries.day_set("hot_unassigned", None, now).count(),
-            "breaches": sla_breaches(now).count()}
+            # The last 24 hours' misses apart from the backlog (still never contacted).
+            "breaches": breaches["recent"], "backlog": breaches["older"]}
 
 
 def send_digests(now=None) -> int:
@@ -506,7 +579,9 @@ def _digest_message(user, now) -> notify.Message | None:
     mine = rep_digest(user, now)
     counts = mine["counts"]
     for lead in mine["overdue"]:
-        lines.append(str(_("Overdue: %(line)s") % {"line": _lead_line(lead)}))
+        assert lead.next_action_due is not None  # the overdue set has a due time
+        lines.append(str(_("Overdue since %(time)s: %(line)s") % {
+            "time": when_text(lead.next_action_due, now), "line": _lead_line(lead)}))
     if counts["overdue"] > len(mine["overdue"]):
         lines.append(str(_("%(more)s more overdue: %(url)s") % {
             "more": counts["overdue"] - len(mine["overdue"]), "url": _list_url("overdue")}))
@@ -520,8 +595,9 @@ def _digest_message(user, now) -> notify.Message | None:
     if permissions.is_manager(user):
         figures = manager_digest(now)
         lines.append(str(_("New leads in the last 24 hours: %(new)s; unassigned open leads: "
-                           "%(unassigned)s (hot: %(unassigned_hot)s); first-contact SLA "
-                           "breaches: %(breaches)s") % figures))
+                           "%(unassigned)s (hot: %(unassigned_hot)s)") % figures))
+        lines.append(str(_("First-contact SLA missed in the last 24 hours: %(breaches)s; "
+                           "missed earlier and still not contacted: %(backlog)s") % figures))
     if not lines:
         return None
     return notify.Message(

@@ -1,7 +1,16 @@
 from django.urls import path
 
 from selector.staff import accounts
-from selector.staff.views import auth, dashboards, exports, lead_list, lead_page, my_day, security
+from selector.staff.views import (
+    auth,
+    dashboards,
+    exports,
+    handover,
+    lead_list,
+    lead_page,
+    my_day,
+    security,
+)
 
 app_name = "staff"
 urlpatterns = [
@@ -29,6 +38,7 @@ urlpatterns = [
     path("leads/<uuid:public_id>/activities/", lead_page.lead_activity, name="lead_activity"),
     path("leads/<uuid:public_id>/next-action/", lead_page.lead_next_action,
          name="lead_next_action"),
+    path("leads/<uuid:public_id>/contact/", lead_page.lead_reveal, name="lead_reveal"),
     path("leads/<uuid:public_id>/take/", lead_page.lead_take, name="lead_take"),
     path("leads/<uuid:public_id>/owner/", lead_page.lead_assign, name="lead_assign"),
     path("leads/<uuid:public_id>/merge/", lead_page.lead_merge, name="lead_merge"),
@@ -43,6 +53,8 @@ urlpatterns = [
          {"kind": "cabling.xlsx"}, name="lead_cabling_xlsx"),
     path("leads/<uuid:public_id>/configs.zip", lead_page.lead_download,
          {"kind": "configs.zip"}, name="lead_configs_zip"),
+    path("handover/", handover.handover, name="handover"),
+    path("handover/<int:pk>/", handover.handover_status, name="handover_status"),
     path("dashboard/", dashboards.dashboard, name="dashboard"),
     path("security/", security.security, name="security"),
     path("pipeline/", dashboards.manager, name="manager"),

@@ -30,6 +30,7 @@ HARMLESS = {
     ("", "public_id", "UUIDConverter"): "a lead's id; the old staff links need a log-in",
     ("staff", "public_id", "UUIDConverter"): "a lead's id; every staff page needs a log-in",
     ("staff", "flag_id", "IntConverter"): "a duplicate flag's row id, behind the log-in",
+    ("staff", "pk", "IntConverter"): "a hand-over's row id, managers only, behind the log-in",
     ("wizard", "identifier", "SlugConverter"): "the name of a wizard step",
     ("quotes", "public_id", "UUIDConverter"): "a lead's id; the quote pages need a log-in",
     ("quotes", "quote_id", "UUIDConverter"): "a quote's id; the staff quote pages need a log-in",

@@ -91,9 +91,14 @@ EXPECTED: dict[str, dict] = {
     "staff:manager": {A: 302, O: 404, S: 403, M: 200},
     "staff:audit": {A: 302, O: 404, S: 403, M: 200},
     "staff:deliveries": {A: 302, O: 404, S: 403, M: 200},  # managers: waiting and failed
+    # Managers: all open leads of one person to another, in the background, and its
+    # progress.
+    "staff:handover": {A: 302, O: 404, S: 403, M: 200},
+    "staff:handover_status": {A: 302, O: 404, S: 403, M: 200},
     "staff:lead_activity": {"all": 405},
     "staff:lead_next_action": {"all": 405},
     "staff:lead_take": {"all": 405},
+    "staff:lead_reveal": {"all": 405},  # POST: reveal a lead's contact (audited)
     "staff:lead_merge": {"all": 405},
     "staff:duplicate_dismiss": {"all": 405},
     "staff:account": {A: 302, O: 404, S: 200, M: 200},
@@ -161,6 +166,10 @@ def world(db, content):
     from selector.quotes.services import quote_from_lead
 
     lead.quote = quote_from_lead(lead=lead, actor=users["manager"])
+    from selector.staff.models import Handover
+
+    lead.handover = Handover.objects.create(actor=users["manager"], from_user=users["sales"],
+                                            to_user=users["manager"], status="done")
     return users, lead
 
 
@@ -179,6 +188,7 @@ def _url(name: str, lead) -> str:
         "reports:customer": {"token": links.make_token(lead)},
         "reports:customer_web": {"token": links.make_token(lead)},
         "staff:duplicate_dismiss": {"public_id": lead.public_id, "flag_id": 1},
+        "staff:handover_status": {"pk": lead.handover.pk},
         "staff:password_reset_confirm": {"uidb64": "MQ", "token": "set-password"},
     }.get(name)
     if name.startswith("quotes:"):

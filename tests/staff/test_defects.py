@@ -93,7 +93,7 @@ def test_the_search_help_is_visible(client, sales):
 
 
 def test_report_number_and_wechat_are_searchable(client, sales):
-    target = make_lead(name="Target", wechat="wx_needle42")
+    target = make_lead(name="Target", wechat="wx_needle42", owner=sales)
     make_lead(name="Other")
     login(client, sales)
     assert names(client.get(LIST, {"q": target.report_number})) == ["Target"]

@@ -1,5 +1,7 @@
-"""Duplicates: flagged at lead creation (phone, e-mail, company similarity), merged by
-managers, the customer-side exactly-once guarantee kept."""
+"""Duplicates: flagged at lead creation (the same person: phone, e-mail, WeChat ID, or the
+name at the same or a similar company), merged by managers, the customer-side exactly-once
+guarantee kept. Other people at one company are colleagues, not duplicates
+(tests/staff/test_duplicate_precision.py)."""
 
 import pytest
 from django.core.exceptions import PermissionDenied
@@ -69,25 +71,31 @@ def test_similar_company_names_match_by_trigram_similarity(db):
                      email="d@example.com")
     different = _submit(company="星海数据服务有限公司", phone="+8613800000005",
                         email="e@example.com")
+    # The same name (the default 张伟) at the same company written two ways.
     flag = DuplicateFlag.objects.get(lead=similar)
-    assert (flag.other, flag.reasons, flag.similarity) == (first, ["company"], 1.0)
+    assert (flag.other, flag.reasons, flag.similarity) == (first, ["name"], 1.0)
     flag = DuplicateFlag.objects.get(lead=closer)
     assert flag.other == close and 0.6 <= flag.similarity < 1
     assert not DuplicateFlag.objects.filter(lead=different).exists()
 
 
-def test_a_company_with_many_leads_flags_its_newest_ones(db):
-    """A big customer: every earlier lead of the company matches; the newest MAX_FLAGS
-    are flagged (phone/e-mail matches would still come first)."""
-    from selector.leads.duplicates import MAX_FLAGS
+def test_a_company_with_many_leads_flags_only_the_same_person(db):
+    """A big customer: its other people are colleagues (no flag); the same person at the
+    company, with a new phone and e-mail, is flagged by name (the newest MAX_FLAGS)."""
+    from selector.leads.duplicates import MAX_FLAGS, colleagues
 
-    earlier = [_submit(company="Nimbus Compute Co., Ltd.", phone=f"+861380000{n:04d}",
-                       email=f"n{n}@nimbus.example") for n in range(MAX_FLAGS + 2)]
-    new = _submit(company="NIMBUS COMPUTE LIMITED", phone="+8613900009999",
+    earlier = [_submit(name=f"同事{n}", company="Nimbus Compute Co., Ltd.",
+                       phone=f"+861380000{n:04d}", email=f"n{n}@nimbus.example")
+               for n in range(MAX_FLAGS + 2)]
+    new = _submit(name="Li Na", company="NIMBUS COMPUTE LIMITED", phone="+8613900009999",
                   email="new@nimbus.example")
-    flags = DuplicateFlag.objects.filter(lead=new)
-    assert {f.other_id for f in flags} == {lead.pk for lead in earlier[-MAX_FLAGS:]}
-    assert {(tuple(f.reasons), f.similarity) for f in flags} == {(("company",), 1.0)}
+    assert not DuplicateFlag.objects.filter(lead=new).exists()
+    shown, count = colleagues(new)
+    assert count == len(earlier) and {c.pk for c in shown} <= {e.pk for e in earlier}
+    again = _submit(name="li na", company="Nimbus Compute Ltd", phone="+8613900008888",
+                    email="li.na@nimbus.example")
+    flag = DuplicateFlag.objects.get(lead=again)
+    assert (flag.other, flag.reasons, flag.similarity) == (new, ["name"], 1.0)
 
 
 def test_the_notification_names_the_duplicate(db, settings, mailoutbox,
@@ -198,10 +206,10 @@ def test_the_badge_and_the_filter_follow_flags_through_dismiss_merge_and_delete(
 
 
 def test_merging_two_leads_flagged_with_the_same_third_keeps_one_flag(manager):
-    """A resubmission (other) and the first lead (survivor) both flagged with a colleague
-    at the same company: merging moved the other's flag onto the survivor's pair (a unique
+    """A resubmission (other) and the first lead (survivor) both flagged with a third lead
+    (the same phone): merging moved the other's flag onto the survivor's pair (a unique
     violation, so the merge failed)."""
-    colleague = _submit(name="同事", phone="+8613800000011", email="x@example.com")
+    colleague = _submit(name="同事", phone="+8613800000012", email="x@example.com")
     survivor = _submit(name="张伟", phone="+8613800000012", email="z@example.com")
     other = _submit(name="张伟", phone="+8613800000012", email="z@example.com")
     assert DuplicateFlag.objects.filter(lead=survivor, other=colleague).exists()

@@ -23,7 +23,7 @@ def test_it_shows_everything_about_the_lead(client, sales, content):
 
     rec = fresh(Answers.from_dict(make_lead().answers))
     lead = make_lead(sizing=freeze(rec), message="<script>alert(1)</script>",
-                     utm_source="baidu", consent_user_agent="Mozilla/5.0 test")
+                     utm_source="baidu", consent_user_agent="Mozilla/5.0 test", owner=sales)
     response = login(client, sales).get(detail(lead))
     body = response.content.decode()
     assert response.status_code == 200

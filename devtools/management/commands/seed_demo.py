@@ -16,16 +16,22 @@ class Command(BaseCommand):
                             help="total wizard sessions (at least one per lead)")
         parser.add_argument("--months", type=int, default=12)
         parser.add_argument("--seed", type=int, default=None, help="random seed")
+        parser.add_argument("--duplicate-sample", type=int, default=0, metavar="PEOPLE",
+                            help="also a labelled sample of that many people (some "
+                                 "submitting again) through the real duplicate matcher; "
+                                 "prints its precision and recall")
         parser.add_argument("--example-prices", action="store_true",
                             help="load an example price list, marked as examples on every "
                                  "page (never real prices)")
 
     def handle(self, *args, leads, sessions, months, seed: int | None,
-               example_prices: bool = False, **options):
+               example_prices: bool = False, duplicate_sample: int = 0, **options):
         if not 0 <= leads <= 2_000_000 or not 0 <= sessions <= 5_000_000:
             raise CommandError("--leads must be 0..2,000,000 and --sessions 0..5,000,000")
         if not 1 <= months <= 60:
             raise CommandError("--months must be 1..60")
+        if not 0 <= duplicate_sample <= 100_000:
+            raise CommandError("--duplicate-sample must be 0..100,000")
         started = time.perf_counter()
         if example_prices:
             load_example_prices()
@@ -35,3 +41,10 @@ class Command(BaseCommand):
         self.stdout.write(self.style.SUCCESS(
             f"Created {made_leads} leads and {made_sessions} wizard sessions in "
             f"{time.perf_counter() - started:.1f} s"))
+        if duplicate_sample:
+            figures = demo.duplicate_precision(
+                demo.labelled_duplicates(people=duplicate_sample, seed=seed))
+            self.stdout.write(
+                "Duplicate sample: {leads} leads, {flags} flags, {same_person} of the same "
+                "person: precision {precision:.1%}; {resubmissions} resubmissions, recall "
+                "{recall:.1%}".format(**figures))

@@ -13,7 +13,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
 from selector.leads import deliveries as lead_deliveries
-from selector.leads.models import Delivery
+from selector.leads.models import Delivery, LeadEvent
 from selector.staff import charts, permissions, queries
 from selector.staff.access import staff_required
 from selector.staff.forms import DashboardForm
@@ -35,7 +35,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     source = form.cleaned_data.get("source") or ""
     figures = queries.dashboard_figures(start, end, source)
     stages = queries.funnel(figures)
-    weeks = queries.leads_per_week(figures)
+    weeks = queries.leads_per_week(figures, start, end)
     mix = queries.recommendation_mix(figures)
     sources = queries.conversion_by_source(figures)
     context = {
@@ -44,7 +44,11 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         "stages": stages,
         "funnel_chart": charts.horizontal_bars([(s["label"], s["count"]) for s in stages]),
         "weeks": weeks,
-        "weeks_chart": charts.vertical_bars([(w["label"], w["count"]) for w in weeks]),
+        "weeks_chart": charts.vertical_bars(
+            [(_("%(week)s (partial week: %(days)s of 7 days)") % {
+                "week": w["label"], "days": w["days"]} if w["partial"]
+              else w["label"], w["count"]) for w in weeks]),
+        "partial_weeks": any(w["partial"] for w in weeks),
         "mix": mix,
         "mix_chart": charts.horizontal_bars([(m["label"], m["count"]) for m in mix]),
         "sources": sources,
@@ -99,7 +103,7 @@ def manager(request: HttpRequest) -> HttpResponse:
              for r in won_lost[:10]]),
         "response_times": response_times,
         "response_chart": charts.horizontal_bars(
-            [(r["rep"] or "—", r["avg_minutes"]) for r in response_times]),
+            [(r["rep"] or "—", r["avg_minutes"] or 0) for r in response_times]),
         "stale": stale, "stale_days": settings.STAFF_STALE_DAYS,
     }
     return render(request, "staff/manager.html", context)
@@ -114,6 +118,8 @@ def audit(request: HttpRequest) -> HttpResponse:
     return render(request, "staff/audit.html", {
         "deletions": LeadDeletion.objects.select_related("actor")[:200],
         "exports": ExportLog.objects.select_related("actor")[:200],
+        "reveals": LeadEvent.objects.filter(kind=LeadEvent.Kind.CONTACT_REVEALED)
+        .select_related("actor", "lead").order_by("-created_at")[:200],
     })
 
 

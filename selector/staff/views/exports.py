@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
+from django.db.models import BooleanField, Case, Value, When
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from selector.staff import export, permissions, queries
-from selector.staff.access import staff_required
+from selector.staff.access import contact_scope, staff_required
 from selector.staff.models import ExportLog
 from selector.staff.services import logged_filters
 from selector.staff.views.lead_list import _filter_form
@@ -30,7 +31,14 @@ def _export(request, fmt: str):
     def done(count: int) -> None:
         ExportLog.objects.filter(pk=log.pk).update(row_count=count, finished=True)
 
-    return queries.filtered_leads(cleaned, request.user), done
+    qs = queries.filtered_leads(cleaned, request.user)
+    scope = contact_scope(request.user)
+    if scope is not None:
+        # Someone given the export permission without being a manager: the contact of the
+        # leads they do not own (or have not revealed) stays out of the file.
+        qs = qs.annotate(contact_shown=Case(When(scope, then=Value(True)),
+                                            default=Value(False), output_field=BooleanField()))
+    return qs, done
 
 
 def _export_name(ext: str) -> str:

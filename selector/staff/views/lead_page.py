@@ -8,6 +8,7 @@ import contextlib
 import time
 from collections.abc import Mapping
 from datetime import datetime
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model
@@ -28,6 +29,7 @@ from selector.content.queries import company
 from selector.core.money import yuan_text
 from selector.core.sharing import share_token
 from selector.domain import Answers, InvalidAnswers
+from selector.leads import duplicates as lead_duplicates
 from selector.leads import worktime
 from selector.leads.models import DuplicateFlag, Lead, LeadEvent, LostReason, NextActionKind, Status
 from selector.leads.report import views as report_views
@@ -35,7 +37,12 @@ from selector.leads.snapshots import lead_recommendation
 from selector.planner import downloads
 from selector.planner.presenter import present
 from selector.staff import permissions, services
-from selector.staff.access import get_lead_for_user, staff_required
+from selector.staff.access import (
+    contact_visible,
+    get_lead_for_user,
+    reveal_until,
+    staff_required,
+)
 from selector.staff.forms import (
     OUTCOME_LABELS,
     ActivityForm,
@@ -182,6 +189,9 @@ def _event_text(event: LeadEvent) -> str:
 
 MATCH_LABELS = {"phone": pgettext_lazy("duplicate", "phone"),
                 "email": pgettext_lazy("duplicate", "e-mail"),
+                "wechat": pgettext_lazy("duplicate", "WeChat ID"),
+                "name": pgettext_lazy("duplicate", "name and company"),
+                # Flags before issue 24 (the company alone; now a colleague link).
                 "company": pgettext_lazy("duplicate", "company")}
 
 
@@ -219,8 +229,16 @@ def _lead_context(request, lead: Lead, **extra) -> dict:
     duplicates = [{"flag": f, "lead": f.other if f.lead_id == lead.pk else f.lead,
                    "reasons": [str(MATCH_LABELS.get(r, r)) for r in f.reasons],
                    "similarity": f.similarity} for f in flags]
+    # Other people at the same company: links, not a duplicate badge.
+    colleague_rows, colleague_count = lead_duplicates.colleagues(
+        lead, exclude=[f.other_id if f.lead_id == lead.pk else f.lead_id for f in flags])
     can_work = permissions.can_work_on(user, lead)
+    by_role = permissions.sees_contact(user, lead)
     context = {
+        # Phone, e-mail, WeChat ID: the owner and managers; other reps reveal them.
+        "contact_visible": by_role or contact_visible(user, lead, now),
+        "reveal_until": None if by_role else reveal_until(user, lead, now),
+        "reveal_minutes": permissions.CONTACT_REVEAL_MINUTES,
         "lead": lead,
         "owner_name": permissions.display_name(lead.owner) if lead.owner else "",
         "vm": vm,
@@ -257,6 +275,9 @@ def _lead_context(request, lead: Lead, **extra) -> dict:
         "overdue": bool(lead.next_action_due and lead.next_action_due < now),
         "sla": sla_clock(lead, now),
         "duplicates": duplicates,
+        "colleagues": colleague_rows, "colleague_count": colleague_count,
+        "colleague_more": colleague_count - len(colleague_rows),
+        "colleagues_url": reverse("staff:lead_list") + "?" + urlencode({"q": lead.company}),
         "outcomes": services.ACTIVITY_OUTCOMES,
         "lost": Status.LOST, "won": Status.WON,
     }
@@ -322,7 +343,8 @@ def _pop_conflict(request: HttpRequest, lead: Lead) -> dict | None:
     data = [(str(k), str(v)) for k, v in stash.get("data") or []]
     last = lead.events.select_related("actor").exclude(
         kind__in=(LeadEvent.Kind.NOTIFIED, LeadEvent.Kind.NOTIFICATION_FAILED,
-                  LeadEvent.Kind.REMINDED)).order_by("-created_at", "-pk").first()
+                  LeadEvent.Kind.REMINDED, LeadEvent.Kind.CONTACT_REVEALED)
+    ).order_by("-created_at", "-pk").first()
     return {
         "action": stash["action"],
         "url": reverse(CONFLICT_ACTIONS[stash["action"]], args=[lead.public_id]),
@@ -444,6 +466,19 @@ def _not_yours(request, lead: Lead) -> HttpResponse:
 
 def _display_name(user) -> str:
     return permissions.display_name(user)
+
+
+@require_POST
+@staff_required
+def lead_reveal(request: HttpRequest, public_id) -> HttpResponse:
+    """Show a lead's contact details to a rep who does not own it, for
+    CONTACT_REVEAL_MINUTES; the reveal is on the lead's timeline."""
+    lead = get_lead_for_user(request, public_id, action="view")
+    if lead.merged_into_id:
+        return _detail(lead)
+    if not permissions.sees_contact(request.user, lead):
+        services.lead_reveal_contact(lead=lead, actor=request.user)
+    return redirect(reverse("staff:lead_detail", args=[lead.public_id]) + "#contact")
 
 
 @require_POST
