@@ -39,6 +39,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from selector.core.explain import FABRIC_SHORT
+from selector.core.money import yuan_text
 from selector.core.spreadsheet import (  # noqa: F401 (re-exported: quotes and the tests)
     DANGEROUS_PREFIXES,
     csv_lines,
@@ -47,7 +48,6 @@ from selector.core.spreadsheet import (  # noqa: F401 (re-exported: quotes and t
     unneutralise_csv,
     xlsx_parts,
 )
-from selector.core.money import yuan_text
 from selector.domain import Fabric
 from selector.leads.models import LostReason, NextActionKind, Score, Status, Timeline
 from selector.leads.validators import phone_text
