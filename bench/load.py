@@ -146,7 +146,7 @@ class Customer:
     def __init__(self, stats: Stats, number: int):
         self.stats, self.number = stats, number
         self.cookies: dict[str, str] = {}
-        self.conn = None
+        self.conn: http.client.HTTPConnection | None = None
         self.thanks_page = b""
 
     def request(self, step, method, path, form=None):
@@ -274,7 +274,7 @@ class Customer:
             self.stats.errors["no report link on the thank-you page"] += 1
             return None, []
         path = html.unescape(link.group(1))
-        started, statuses = time.perf_counter(), []
+        started, statuses = time.perf_counter(), list[int]()
         while time.perf_counter() - started < PDF_WAIT_SECONDS:
             try:
                 if self.conn is None:
