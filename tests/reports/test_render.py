@@ -172,3 +172,31 @@ def test_an_infiniband_report_prints_its_own_tuning_checklist(content):
     assert "InfiniBand tuning checklist" in html
     assert "routing_engine ftree" in html and "NCCL_COLLNET_ENABLE=1" in html
     assert "Lossless tuning checklist" not in html
+
+
+def test_the_pdf_summarises_the_cabling_plan_and_links_its_downloads(content, language):
+    """Issue 23: the cabling plan is summarised in the PDF (links, switches, parts per reach)
+    with the signed links to the CSV, the XLSX and the configurations, as the result page
+    has them; each link opens the same download the page offers."""
+    from django.test import Client
+
+    from selector.wizard.presenters import build_downloads
+
+    data = sample_report(language, "roce")
+    rendered = render_pdf_document(data)
+    text = squash(pdf_text(rendered.content))
+    with translation.override(language):
+        page = build_downloads(fresh(data.answers))
+        heading = translation.gettext("Cabling plan and switch configurations")
+    assert page is not None and squash(heading) in text
+    assert squash(page["links_text"]) in text and squash(page["switches_text"]) in text
+    for part in page["parts"]:
+        assert squash(part) in text
+    uris = [annot.get_object().get("/A", {}).get("/URI")
+            for p in PdfReader(BytesIO(rendered.content)).pages
+            for annot in (p.get("/Annots") or [])]
+    client = Client()
+    for key, media in (("csv_url", "text/csv"), ("configs_url", "application/zip")):
+        uri = next(u for u in uris if u and u.endswith(page[key]))
+        response = client.get(page[key])
+        assert response.status_code == 200 and response["Content-Type"].startswith(media), uri

@@ -40,6 +40,7 @@ from selector.domain import ENGINE_VERSION, Answers, Recommendation
 from selector.planner.presenter import FabricView, ViewModel, present
 from selector.planner.services import fresh, snapshot_digest
 from selector.planner.words import watts
+from selector.wizard.presenters import build_downloads
 
 # Bump when the template, the CSS or the context change in a way that alters the PDF:
 # it is part of every cache key, so old cached PDFs stop being served.
@@ -176,6 +177,7 @@ def build_context(data: ReportData, *, web: bool = False, links: dict | None = N
         "tuning_blocks": queries.blocks("tuning"),
         "faq": queries.faq_entries(topics=rec.faq_topics),
         "faq_url": _absolute_in(data.language_code, "public:faq"),
+        "build_downloads": _absolute_downloads(build_downloads(rec)),
         "jsonld": jsonld,
         "jsonld_script": _safe_json(jsonld),
         "css_url": static(CSS_PATH) if web else "",
@@ -183,6 +185,16 @@ def build_context(data: ReportData, *, web: bool = False, links: dict | None = N
         "logo_url": static(LOGO_PATH) if web else asset_url(LOGO_PATH),
         "keywords": ", ".join(jsonld["keywords"]),
     }
+
+
+def _absolute_downloads(context: dict | None) -> dict | None:
+    """The build downloads of the result page (its signed share-link URLs), absolute: the
+    PDF's appendix links to them."""
+    if context is None:
+        return None
+    base = site_url()
+    return {**context, **{key: base + context[key] for key in ("csv_url", "xlsx_url",
+                                                                 "configs_url") if context[key]}}
 
 
 # A comma not followed by white space: in the middle of a port list ("swp1s0-1,swp2s0-1").
