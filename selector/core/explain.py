@@ -148,8 +148,8 @@ _REASONS = {
         "traffic between servers that needs a lossless network."),
     "strict_determinism": gettext_lazy(
         "You need strict determinism (financial high-frequency trading or hard latency "
-        "bounds). Our guidance for such clusters is InfiniBand: its credit-based link layer "
-        "is lossless by design, with no PFC and ECN to tune."),
+        "bounds). Our guidance for such clusters is InfiniBand: it is natively lossless, "
+        "with no PFC and ECN to tune."),
     "small_cluster": gettext_lazy(
         "%(servers)s servers is a small cluster (fewer than 8). NVLink connects the GPUs "
         "inside each server (across servers only in NVLink-switch racks such as GB200 "

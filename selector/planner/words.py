@@ -393,9 +393,11 @@ def port_group_text(group: PortGroup) -> str:
 
 
 def infiniband_intro() -> str:
-    return _("InfiniBand is lossless by design (credit-based flow control): there is no PFC or "
-             "ECN to tune. What matters is the subnet manager's routing, its self-healing, "
-             "in-network reduction (SHARP) and what must stay at its default.")
+    # "Natively lossless" is the article's comparison table (原生无损); the mechanism behind
+    # it is not named: no NVIDIA or IBTA page we could read describes it (docs/planner.md).
+    return _("InfiniBand is natively lossless: there is no PFC or ECN to tune. What matters "
+             "is the subnet manager's routing, its self-healing, in-network reduction (SHARP) "
+             "and what must stay at its default.")
 
 
 def determinism_heading() -> str:
