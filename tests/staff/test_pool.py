@@ -1,0 +1,127 @@
+"""The lead pool (公海) and routing (issue 24): new leads round robin over the manager's
+team or into the pool; a rep claims a pool lead with one version-checked POST; an open
+lead its owner has not touched returns to the pool on the tick."""
+
+import threading
+
+import pytest
+from django.db import connection, connections
+
+from selector.domain import Answers
+from selector.leads import notify, services
+from selector.leads.models import Lead, LeadEvent, RoutingRule
+from selector.staff.models import StaffProfile
+from selector.staff.permissions import SALES_GROUP
+from tests.leads.conftest import ANSWERS, contact_data, make_session
+
+from .conftest import make_user
+
+CONTACT = {k: v for k, v in contact_data(phone="+8613812345678").items()
+           if k not in {"consent", "website", "started"}}
+
+
+def _create(ws=None):
+    return services.lead_create(wizard_session=ws or make_session(),
+                                answers=Answers.from_dict(ANSWERS), contact=CONTACT,
+                                language="zh-hans")[0]
+
+
+def _rule(team, **fields):
+    rule = RoutingRule.objects.create(name="华南", mode=RoutingRule.Mode.ROUND_ROBIN,
+                                      **fields)
+    rule.team.set(team)
+    return rule
+
+
+@pytest.mark.django_db
+def test_new_leads_round_robin_over_the_active_team(content, sales, sales2):
+    gone = make_user("ray", SALES_GROUP, is_active=False)
+    _rule([sales, sales2, gone])
+    owners = [_create().owner for _ in range(5)]
+    assert owners == [sales, sales2, sales, sales2, sales]  # the inactive rep is skipped
+    lead = Lead.objects.get(pk=_create().pk)
+    assert lead.owner == sales2
+    event = lead.events.get(kind=LeadEvent.Kind.OWNER_CHANGED)
+    assert event.data["to"] == "sue" and event.actor is None
+
+
+@pytest.mark.django_db
+def test_without_a_rule_or_in_pool_mode_new_leads_stay_in_the_pool(content, sales):
+    assert _create().owner is None
+    rule = _rule([sales])
+    rule.mode = RoutingRule.Mode.POOL
+    rule.save()
+    assert Lead.objects.get(pk=_create().pk).owner is None
+
+
+@pytest.mark.django_db
+def test_one_rule_active_at_a_time(sales):
+    from django.db import IntegrityError, transaction
+
+    _rule([sales])
+    with pytest.raises(IntegrityError), transaction.atomic():
+        _rule([sales])
+
+
+@pytest.mark.django_db
+def test_the_new_lead_message_mentions_the_owner(content, sales, settings):
+    sales.first_name, sales.last_name = "娜", "李"
+    sales.save()
+    StaffProfile.objects.create(user=sales, mobile="13800138000")
+    _rule([sales])
+    lead = Lead.objects.select_related("owner").get(pk=_create().pk)
+    message = notify.new_lead_message(lead)
+    assert message.mobiles == ("13800138000",)
+    assert message.names == ("李娜",)
+    body = notify.payload(message, "wecom")["text"]
+    assert body["mentioned_mobile_list"] == ["13800138000"]
+    dingtalk = notify.payload(message, "dingtalk")
+    assert dingtalk["at"]["atMobiles"] == ["13800138000"]
+    assert "@13800138000" in dingtalk["markdown"]["text"]
+    settings.LEAD_WEBHOOK_LANGUAGE = "zh-hans"
+    assert "负责人：李娜" in notify.new_lead_message(lead).lines
+
+
+@pytest.mark.django_db
+def test_a_pool_lead_message_says_it_is_in_the_pool(content, settings):
+    settings.LEAD_WEBHOOK_LANGUAGE = "zh-hans"
+    message = notify.new_lead_message(Lead.objects.get(pk=_create().pk))
+    assert message.mobiles == () and message.names == ()
+    assert any("公海" in line for line in message.lines)
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="needs PostgreSQL row locks")
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_lead_creation_keeps_the_round_robin_fair(content):
+    """Six leads created at once over a team of three: each rep gets exactly two (the
+    rule's row lock serialises the turns; without it racers read the same cursor)."""
+    from django.core.management import call_command
+
+    from selector.staff.roles import ensure_roles
+
+    from django.apps import apps
+    ensure_roles(apps)
+    call_command("load_content", force=True, verbosity=0)
+    team = [make_user(f"r{i}", SALES_GROUP) for i in range(3)]
+    _rule(team)
+    sessions = [make_session() for _ in range(6)]
+    barrier = threading.Barrier(6)
+    errors = []
+
+    def run(i):
+        try:
+            barrier.wait(timeout=30)
+            _create(sessions[i])
+        except Exception as exc:  # asserted below
+            errors.append(exc)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    assert errors == []
+    counts = {u.username: Lead.objects.filter(owner=u).count() for u in team}
+    assert counts == {"r0": 2, "r1": 2, "r2": 2}
