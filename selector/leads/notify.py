@@ -34,8 +34,8 @@ from django.utils.translation import gettext as _
 from selector.core.explain import FABRIC_SHORT
 from selector.core.siteurl import site_url
 from selector.domain import Fabric
-from selector.leads.deliveries import Uncertain
 from selector.leads import people
+from selector.leads.deliveries import Uncertain
 from selector.leads.models import Lead
 
 WEBHOOK_HOSTS = {

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 
+from selector.leads import people
 from selector.leads.models import Lead, LeadEvent, RoutingRule
 
 
@@ -49,3 +50,16 @@ def route_new_lead(lead: Lead):
     LeadEvent.objects.create(lead=lead, kind=LeadEvent.Kind.OWNER_CHANGED, data={
         "from": None, "to": owner.get_username(), "routed": rule.name})
     return owner
+
+
+def summary() -> dict:
+    """What the managers' page shows of the routing (read-only; edited in the admin): the
+    active rule, its mode, its active team by name, and the return-to-pool time."""
+    rule = active_rule()
+    if rule is None:
+        return {"rule": None}
+    team = [people.display_name(u) for u in
+            get_user_model().objects.filter(is_active=True, pk__in=rule.team.values("pk"))
+            .order_by("pk")]
+    return {"rule": rule, "round_robin": rule.mode == RoutingRule.Mode.ROUND_ROBIN,
+            "team": team, "return_after_hours": rule.return_after_hours}

@@ -95,11 +95,10 @@ def test_a_pool_lead_message_says_it_is_in_the_pool(content, settings):
 def test_concurrent_lead_creation_keeps_the_round_robin_fair(content):
     """Six leads created at once over a team of three: each rep gets exactly two (the
     rule's row lock serialises the turns; without it racers read the same cursor)."""
+    from django.apps import apps
     from django.core.management import call_command
 
     from selector.staff.roles import ensure_roles
-
-    from django.apps import apps
     ensure_roles(apps)
     call_command("load_content", force=True, verbosity=0)
     team = [make_user(f"r{i}", SALES_GROUP) for i in range(3)]
@@ -125,3 +124,21 @@ def test_concurrent_lead_creation_keeps_the_round_robin_fair(content):
     assert errors == []
     counts = {u.username: Lead.objects.filter(owner=u).count() for u in team}
     assert counts == {"r0": 2, "r1": 2, "r2": 2}
+
+
+@pytest.mark.django_db
+def test_the_manager_page_states_the_active_rule(client, manager, sales, sales2):
+    from .conftest import login
+
+    login(client, manager)
+    page = client.get("/staff/pipeline/").content.decode()
+    assert "没有启用的分配规则：新线索进入公海。" in page
+    sales2.first_name, sales2.last_name = "娜", "李"
+    sales2.save()
+    _rule([sales, sales2], return_after_hours=48)
+    page = client.get("/staff/pipeline/").content.decode()
+    assert "规则“华南”：新线索在 sam、李娜 之间轮流分配。" in page
+    assert "负责人 48 小时未跟进的进行中线索退回公海（按自然时间计）。" in page
+    page = client.get("/en/staff/pipeline/").content.decode()
+    assert "Rule 华南: new leads round robin over sam, 李娜." in page
+    assert "not touched for 48 hours returns to the pool" in page
