@@ -142,3 +142,92 @@ def test_the_manager_page_states_the_active_rule(client, manager, sales, sales2)
     page = client.get("/en/staff/pipeline/").content.decode()
     assert "Rule 华南: new leads round robin over sam, 李娜." in page
     assert "not touched for 48 hours returns to the pool" in page
+
+
+def _take(client, lead, version):
+    from django.urls import reverse
+
+    return client.post(reverse("staff:lead_take", args=[lead.public_id]),
+                       {"version": str(version)}, follow=True)
+
+
+@pytest.mark.django_db
+def test_a_rep_claims_a_pool_lead_with_one_post(client, sales, sales2, lead):
+    from .conftest import login
+
+    login(client, sales)
+    page = client.get(f"/staff/leads/{lead.public_id}/").content.decode()
+    assert f'name="version" value="{lead.version}"' in page  # the claim form carries it
+    response = _take(client, lead, lead.version)
+    assert "你已接手该线索。" in response.content.decode()
+    lead.refresh_from_db()
+    assert lead.owner == sales and lead.version == 2
+    event = lead.events.get(kind=LeadEvent.Kind.OWNER_CHANGED)
+    assert event.actor == sales and event.data == {"from": None, "to": "sam"}
+    # A colleague's claim from an older page: refused, and told who has it.
+    login(client, sales2)
+    page = _take(client, lead, 1).content.decode()
+    assert "该线索已被 sam 接手。" in page
+    lead.refresh_from_db()
+    assert lead.owner == sales
+
+
+@pytest.mark.django_db
+def test_a_claim_on_an_older_version_of_a_pool_lead_is_refused_as_stale(client, manager,
+                                                                        sales, lead):
+    from selector.staff import services as staff_services
+
+    from .conftest import login
+
+    staff_services.lead_add_note(lead=lead, text="客户在出差", actor=manager, version=1)
+    login(client, sales)
+    for version in (1, "x"):
+        page = _take(client, lead, version).content.decode()
+        assert 'data-testid="conflict"' in page
+        lead.refresh_from_db()
+        assert lead.owner is None and lead.version == 2
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="needs PostgreSQL row locks")
+@pytest.mark.django_db(transaction=True)
+def test_two_reps_claiming_at_once_exactly_one_wins(content):
+    """Both POST the claim on the same version at the same moment: the row lock lets one
+    through; the other is told who has the lead, and nothing of theirs is saved."""
+    from django.apps import apps
+    from django.test import Client
+
+    from django.contrib.contenttypes.models import ContentType
+
+    from selector.staff.roles import ensure_roles
+    from tests.conftest import make_lead
+
+    ContentType.objects.clear_cache()  # an earlier flush renumbered the content types
+    ensure_roles(apps)
+    reps = [make_user(f"c{i}", SALES_GROUP) for i in range(4)]
+    lead = make_lead()
+    barrier = threading.Barrier(len(reps))
+    pages, errors = {}, []
+
+    def run(i):
+        try:
+            browser = Client()
+            browser.force_login(reps[i])
+            barrier.wait(timeout=30)
+            pages[i] = _take(browser, lead, 1).content.decode()
+        except Exception as exc:  # asserted below
+            errors.append(exc)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(reps))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    assert errors == []
+    lead.refresh_from_db()
+    assert lead.owner in reps and lead.version == 2
+    assert lead.events.filter(kind=LeadEvent.Kind.OWNER_CHANGED).count() == 1
+    losers = [pages[i] for i, rep in enumerate(reps) if rep != lead.owner]
+    assert len(losers) == 3
+    assert all(f"该线索已被 {lead.owner.username} 接手。" in p for p in losers)
