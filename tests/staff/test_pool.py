@@ -194,9 +194,8 @@ def test_two_reps_claiming_at_once_exactly_one_wins(content):
     """Both POST the claim on the same version at the same moment: the row lock lets one
     through; the other is told who has the lead, and nothing of theirs is saved."""
     from django.apps import apps
-    from django.test import Client
-
     from django.contrib.contenttypes.models import ContentType
+    from django.test import Client
 
     from selector.staff.roles import ensure_roles
     from tests.conftest import make_lead
