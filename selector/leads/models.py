@@ -462,8 +462,8 @@ class RoutingRule(models.Model):
     team of active reps, or left in the pool (公海: no owner, any rep may claim it). One
     rule is active at a time (a partial unique constraint); without an active rule new
     leads stay in the pool. ``return_after_hours``: an open lead its owner has not touched
-    (no activity, note or status change) for this many hours returns to the pool at the
-    next tick (selector.staff.tasks.return_to_pool); empty means never. ``last_owner`` is
+    (no activity, note or status change) for this many working hours (the team's
+    calendar) returns to the pool at the next tick (selector.staff.tasks.return_to_pool); empty means never. ``last_owner`` is
     the round robin's cursor, moved under the rule's row lock (selector.leads.routing)."""
 
     class Mode(models.TextChoices):
@@ -477,9 +477,9 @@ class RoutingRule(models.Model):
                                   verbose_name=_("team"))
     active = models.BooleanField(_("active"), default=True)
     return_after_hours = models.PositiveIntegerField(
-        _("return to the pool after (hours)"), null=True, blank=True,
-        help_text=_("An open lead its owner has not touched for this long returns to the "
-                    "pool. Empty: never."))
+        _("return to the pool after (working hours)"), null=True, blank=True,
+        help_text=_("An open lead its owner has not touched for this many working hours "
+                    "returns to the pool. Empty: never."))
     last_owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL,
                                    null=True, blank=True, related_name="+", editable=False)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)

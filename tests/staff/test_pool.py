@@ -138,10 +138,10 @@ def test_the_manager_page_states_the_active_rule(client, manager, sales, sales2)
     _rule([sales, sales2], return_after_hours=48)
     page = client.get("/staff/pipeline/").content.decode()
     assert "规则“华南”：新线索在 sam、李娜 之间轮流分配。" in page
-    assert "负责人 48 小时未跟进的进行中线索退回公海（按自然时间计）。" in page
+    assert "负责人 48 个工作小时未跟进的进行中线索退回公海。" in page
     page = client.get("/en/staff/pipeline/").content.decode()
     assert "Rule 华南: new leads round robin over sam, 李娜." in page
-    assert "not touched for 48 hours returns to the pool" in page
+    assert "not touched for 48 working hours returns to the pool." in page
 
 
 def _take(client, lead, version):
@@ -230,3 +230,100 @@ def test_two_reps_claiming_at_once_exactly_one_wins(content):
     losers = [pages[i] for i, rep in enumerate(reps) if rep != lead.owner]
     assert len(losers) == 3
     assert all(f"该线索已被 {lead.owner.username} 接手。" in p for p in losers)
+
+
+def _at(text):
+    import datetime as dt
+    from zoneinfo import ZoneInfo
+
+    return dt.datetime.fromisoformat(text).replace(tzinfo=ZoneInfo("Asia/Shanghai"))
+
+
+def _owned(owner, *, seen, **fields):
+    from tests.conftest import make_lead
+
+    lead = make_lead(owner=owner, **fields)
+    Lead.objects.filter(pk=lead.pk).update(created_at=seen, last_activity_at=seen)
+    return lead
+
+
+@pytest.mark.django_db
+def test_untouched_leads_return_to_the_pool_on_the_tick(client, content, manager, sales,
+                                                        sales2, mailoutbox):
+    from selector.leads.models import Status
+    from selector.staff import tasks
+
+    from .conftest import login
+
+    now = _at("2026-12-02 11:00")  # a Wednesday
+    _rule([sales, sales2], return_after_hours=8)
+    old = _owned(sales, seen=_at("2026-11-20 10:00"))
+    fresh = _owned(sales, seen=_at("2026-12-02 10:00"))
+    claimed = _owned(sales2, seen=_at("2026-11-20 10:00"))
+    event = LeadEvent.objects.create(lead=claimed, kind=LeadEvent.Kind.OWNER_CHANGED,
+                                     actor=sales2, data={"from": None, "to": "sue"})
+    LeadEvent.objects.filter(pk=event.pk).update(created_at=_at("2026-12-02 09:30"))
+    won = _owned(sales2, seen=_at("2026-11-20 10:00"), status=Status.WON)
+    other = _owned(sales2, seen=_at("2026-11-25 10:00"))
+
+    result = tasks.run_tick(now)
+    assert result["returned_to_pool"] == 2
+    owners = dict(Lead.objects.values_list("pk", "owner_id"))
+    assert owners[old.pk] is None and owners[other.pk] is None
+    assert owners[fresh.pk] == sales.pk and owners[claimed.pk] == sales2.pk
+    assert owners[won.pk] == sales2.pk
+    back = old.events.get(kind=LeadEvent.Kind.OWNER_CHANGED)
+    assert back.actor is None and back.data["returned_to_pool"] and back.data["from"] == "sam"
+    assert Lead.objects.get(pk=old.pk).version == old.version + 1
+    # One summary per rep, in the rep's language.
+    returns = [m for m in mailoutbox if "退回公海" in m.subject]
+    assert sorted(m.to[0] for m in returns) == ["sam@example.com", "sue@example.com"]
+    sam_mail = next(m for m in returns if m.to == ["sam@example.com"])
+    assert sam_mail.subject == "sam 的 1 条线索已退回公海"
+    assert old.report_number in sam_mail.body and fresh.report_number not in sam_mail.body
+    # The timeline says so; the lead is in the pool for anyone to claim.
+    login(client, manager)
+    page = client.get(f"/staff/leads/{old.public_id}/").content.decode()
+    assert "已退回公海：sam 已 8 个工作小时未跟进" in page
+    assert tasks.run_tick(now)["returned_to_pool"] == 0  # nothing twice
+    assert len([m for m in mailoutbox if "退回公海" in m.subject]) == 2
+
+
+@pytest.mark.django_db
+def test_the_return_counts_working_hours_not_the_weekend(content, sales, mailoutbox):
+    from selector.staff import tasks
+
+    _rule([sales], return_after_hours=4)
+    lead = _owned(sales, seen=_at("2026-11-27 17:30"))  # a Friday, 30 minutes before 18:00
+    # Monday 09:30: 64 clock hours, one working hour.
+    assert tasks.return_to_pool(_at("2026-11-30 09:30")) == 0
+    assert Lead.objects.get(pk=lead.pk).owner == sales
+    # Monday 14:30: 0.5 + 3 + 1 working hours.
+    assert tasks.return_to_pool(_at("2026-11-30 14:30")) == 1
+    assert Lead.objects.get(pk=lead.pk).owner is None
+
+
+@pytest.mark.django_db
+def test_a_lead_edited_meanwhile_stays_with_its_owner(content, sales, monkeypatch):
+    """The tick read the lead, then the rep logged a call: the conditional UPDATE on the
+    version it read moves nothing."""
+    from selector.staff import services as staff_services
+    from selector.staff import tasks
+
+    _rule([sales], return_after_hours=8)
+    lead = _owned(sales, seen=_at("2026-11-20 10:00"))
+    real = tasks.untouched_leads
+
+    def then_a_call(hours, now=None):
+        rows = list(real(hours, now).select_related("owner"))
+        staff_services.lead_log_activity(lead=lead, actor=sales, kind="call",
+                                         outcome="reached")
+        return _Rows(rows)
+
+    class _Rows(list):
+        def select_related(self, *args):
+            return self
+
+    monkeypatch.setattr(tasks, "untouched_leads", then_a_call)
+    assert tasks.return_to_pool(_at("2026-12-02 11:00")) == 0
+    assert Lead.objects.get(pk=lead.pk).owner == sales

@@ -141,6 +141,12 @@ def _event_text(event: LeadEvent) -> str:
             text += " · " + _("deal value %(value)s cleared") % {
                 "value": yuan_text(data["cleared_deal_value"])}
         return text + (f"\n{data['note']}" if data.get("note") else "")
+    if event.kind == kind.OWNER_CHANGED and data.get("returned_to_pool"):
+        return _("Returned to the pool: %(old)s had not worked on it for %(hours)s working "
+                 "hours") % {"old": data.get("from") or _("nobody"), "hours": data.get("hours")}
+    if event.kind == kind.OWNER_CHANGED and data.get("routed"):
+        return _("Assigned to %(new)s by the routing rule %(rule)s") % {
+            "new": data.get("to") or _("nobody"), "rule": data.get("routed")}
     if event.kind == kind.OWNER_CHANGED:
         return _("Owner changed from %(old)s to %(new)s") % {
             "old": data.get("from") or _("nobody"), "new": data.get("to") or _("nobody")}
