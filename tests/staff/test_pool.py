@@ -327,3 +327,36 @@ def test_a_lead_edited_meanwhile_stays_with_its_owner(content, sales, monkeypatc
     monkeypatch.setattr(tasks, "untouched_leads", then_a_call)
     assert tasks.return_to_pool(_at("2026-12-02 11:00")) == 0
     assert Lead.objects.get(pk=lead.pk).owner == sales
+
+
+@pytest.mark.django_db
+def test_managers_edit_the_routing_rules_in_the_admin_reps_do_not(client, sales):
+    from selector.staff.permissions import MANAGERS_GROUP
+
+    boss = make_user("boss", MANAGERS_GROUP, is_staff=True)
+    client.force_login(boss)
+    response = client.post("/admin/leads/routingrule/add/", {
+        "name": "全国", "mode": "round_robin", "team": [str(sales.pk)], "active": "on",
+        "return_after_hours": "16"})
+    assert response.status_code == 302
+    rule = RoutingRule.objects.get()
+    assert (rule.mode, list(rule.team.all()), rule.return_after_hours) == (
+        "round_robin", [sales], 16)
+    rep = make_user("rita", SALES_GROUP, is_staff=True)
+    client.force_login(rep)
+    assert client.post("/admin/leads/routingrule/add/", {
+        "name": "x", "mode": "pool", "active": ""}).status_code == 403
+    assert client.post(f"/admin/leads/routingrule/{rule.pk}/change/", {
+        "name": "x", "mode": "pool", "active": ""}).status_code == 403
+    assert RoutingRule.objects.get().name == "全国"
+
+
+@pytest.mark.django_db
+def test_the_timeline_names_the_routing_rule(client, content, manager, sales):
+    from .conftest import login
+
+    _rule([sales])
+    lead = _create()
+    login(client, manager)
+    page = client.get(f"/staff/leads/{lead.public_id}/").content.decode()
+    assert "按分配规则“华南”分配给 sam" in page
