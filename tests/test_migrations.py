@@ -70,7 +70,8 @@ def test_the_migrated_tables_have_exactly_the_indexes_the_models_declare():
         cursor.execute("SET LOCAL search_path = models_only, public")
     with connection.schema_editor() as editor:
         for model in models:
-            editor.create_model(model)
+            if not model._meta.auto_created:  # a many-to-many table comes with its model
+                editor.create_model(model)
     declared = _indexes("models_only", tables)
     migrated = _indexes("public", tables)
     assert migrated == declared

@@ -6,7 +6,7 @@ owner drop-down offers sales-role users only. Deletion happens in /staff/ only."
 from django.contrib import admin
 from django.contrib.auth import get_user_model
 
-from selector.leads.models import CalendarDay, DuplicateFlag, Lead, LeadEvent
+from selector.leads.models import CalendarDay, DuplicateFlag, Lead, LeadEvent, RoutingRule
 
 SALES_ROLES = ("sales", "managers")  # the role groups (selector.staff.permissions)
 
@@ -106,3 +106,39 @@ class CalendarDayAdmin(admin.ModelAdmin):
     list_filter = ("kind",)
     date_hierarchy = "day"
     search_fields = ("name",)
+
+
+@admin.register(RoutingRule)
+class RoutingRuleAdmin(admin.ModelAdmin):
+    """Lead routing, set by the managers: new leads round robin over a team of active reps,
+    or into the pool (公海); one rule active at a time; how long an untouched lead stays
+    with its owner before it returns to the pool. Read-only for everyone else."""
+
+    list_display = ("name", "mode", "active", "return_after_hours", "updated_at")
+    filter_horizontal = ("team",)
+
+    def _manager(self, request) -> bool:
+        user = request.user
+        return user.is_active and (user.is_superuser
+                                   or user.groups.filter(name="managers").exists())
+
+    def has_view_permission(self, request, obj=None):
+        return self._manager(request) or super().has_view_permission(request, obj)
+
+    def has_change_permission(self, request, obj=None):
+        return self._manager(request)
+
+    def has_add_permission(self, request):
+        return self._manager(request)
+
+    def has_delete_permission(self, request, obj=None):
+        return self._manager(request)
+
+    def has_module_permission(self, request):
+        return self._manager(request) or super().has_module_permission(request)
+
+    def formfield_for_manytomany(self, db_field, request, **kwargs):
+        if db_field.name == "team":
+            kwargs["queryset"] = get_user_model().objects.filter(
+                is_active=True, groups__name__in=SALES_ROLES).distinct().order_by("username")
+        return super().formfield_for_manytomany(db_field, request, **kwargs)

@@ -455,3 +455,43 @@ class CalendarDay(models.Model):
 
     def __str__(self) -> str:
         return f"{self.day.isoformat()} {self.get_kind_display()}"
+
+
+class RoutingRule(models.Model):
+    """How new leads get an owner, set by a manager (in the admin): round robin over a
+    team of active reps, or left in the pool (公海: no owner, any rep may claim it). One
+    rule is active at a time (a partial unique constraint); without an active rule new
+    leads stay in the pool. ``return_after_hours``: an open lead its owner has not touched
+    (no activity, note or status change) for this many working hours (the team's
+    calendar) returns to the pool at the next tick (selector.staff.tasks.return_to_pool);
+    empty means never. ``last_owner`` is the round robin's cursor, moved under the rule's
+    row lock (selector.leads.routing)."""
+
+    class Mode(models.TextChoices):
+        ROUND_ROBIN = "round_robin", _("Round robin over the team")
+        POOL = "pool", _("Leave in the pool")
+
+    name = models.CharField(_("rule name"), max_length=80)
+    mode = models.CharField(_("routing"), max_length=20, choices=Mode.choices,
+                            default=Mode.POOL)
+    team = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="+",
+                                  verbose_name=_("team"))
+    active = models.BooleanField(_("active"), default=True)
+    return_after_hours = models.PositiveIntegerField(
+        _("return to the pool after (working hours)"), null=True, blank=True,
+        help_text=_("An open lead its owner has not touched for this many working hours "
+                    "returns to the pool. Empty: never."))
+    last_owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL,
+                                   null=True, blank=True, related_name="+", editable=False)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("routing rule")
+        verbose_name_plural = _("routing rules")
+        ordering = ["-active", "name"]
+        constraints = [models.UniqueConstraint(fields=["active"],
+                                               condition=models.Q(active=True),
+                                               name="routingrule_one_active")]
+
+    def __str__(self) -> str:
+        return self.name

@@ -34,6 +34,7 @@ from django.utils.translation import gettext as _
 from selector.core.explain import FABRIC_SHORT
 from selector.core.siteurl import site_url
 from selector.domain import Fabric
+from selector.leads import people
 from selector.leads.deliveries import Uncertain
 from selector.leads.models import Lead
 
@@ -121,7 +122,9 @@ class Message:
 def new_lead_message(lead: Lead) -> Message:
     """The new-lead message in the robot's language (LEAD_WEBHOOK_LANGUAGE, whatever the
     lead's: the group's keyword must be in every message), with human labels (the lead's
-    language among them) and the deep link."""
+    language among them) and the deep link. The owner a routing rule gave the lead is
+    @mentioned (selector.leads.routing); a lead in the pool says so."""
+    owner = lead.owner
     with translation.override(settings.LEAD_WEBHOOK_LANGUAGE):
         words = labels(lead)
         title = _("New lead %(number)s (%(score)s)") % {
@@ -139,9 +142,17 @@ def new_lead_message(lead: Lead) -> Message:
         if duplicates:
             lines.append(_("Possible duplicate of %(numbers)s") % {
                 "numbers": ", ".join(f.other.report_number for f in duplicates)})
+        if owner is not None:
+            lines.append(_("Owner: %(owner)s") % {
+                "owner": _plain(people.display_name(owner), 40)})
+        else:
+            lines.append(_("In the pool: any rep may claim it."))
         link_text = str(_("Open the lead"))
+    mobile = people.mobile(owner) if owner is not None else ""
     return Message(title=str(title), lines=tuple(str(x) for x in lines),
-                   link=staff_url(lead), link_text=link_text, facts=summary(lead))
+                   link=staff_url(lead), link_text=link_text, facts=summary(lead),
+                   mobiles=(mobile,) if mobile else (),
+                   names=(people.display_name(owner),) if owner is not None else ())
 
 
 def payload(message: Message, kind: str) -> dict[str, Any]:

@@ -18,7 +18,7 @@ from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
 from selector.domain import Answers
-from selector.leads import deliveries, duplicates
+from selector.leads import deliveries, duplicates, routing
 from selector.leads.builder import SOURCE_FIELDS, lead_values, new_report_number
 from selector.leads.models import Lead, LeadEvent
 from selector.leads.tasks import CHANNELS, notify_lead
@@ -72,6 +72,7 @@ def lead_create(
             return existing, False
         LeadEvent.objects.create(lead=lead, kind=LeadEvent.Kind.CREATED,
                                  data={"score": lead.score, "language": language})
+        routing.route_new_lead(lead)  # the owner by the manager's rule, or the pool
         duplicates.flag(lead)
         public_id = str(lead.public_id)
         transaction.on_commit(lambda: schedule_notifications(public_id), robust=True)

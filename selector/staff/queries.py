@@ -311,7 +311,7 @@ HOT_LIMIT = 20
 ROW_COLUMNS = ("public_id", "report_number", "created_at", "name", "company", "gpus",
                "recommendation", "score", "status", "utm_source", "utm_campaign",
                "next_action_kind", "next_action_due", "sla_due", "first_contact_at",
-               "score_rank", "status_rank", "possible_duplicate")
+               "score_rank", "status_rank", "possible_duplicate", "version")
 
 
 def my_day(user, now=None) -> dict:

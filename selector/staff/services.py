@@ -67,8 +67,20 @@ class StaleLead(Exception):
 
 
 def _locked(lead: Lead) -> Lead:
-    """The lead re-read under a row lock, so two staff changing it at once serialise."""
-    return Lead.objects.select_for_update(of=("self",)).select_related("owner").get(pk=lead.pk)
+    """The lead re-read under a row lock, so two staff changing it at once serialise.
+
+    After waiting for the lock, PostgreSQL re-reads the locked row but keeps the joined
+    owner row of the version it first saw: a lead a colleague took meanwhile came back
+    with the new ``owner_id`` and the old owner (none). The owner is then read again, so
+    the second of two reps taking a pool lead at once is told who has it (AlreadyTaken),
+    not refused (tests/staff/test_pool.py)."""
+    locked = Lead.objects.select_for_update(of=("self",)).select_related("owner").get(
+        pk=lead.pk)
+    field = Lead._meta.get_field("owner")
+    joined = field.get_cached_value(locked, default=None)
+    if (joined.pk if joined is not None else None) != locked.owner_id:
+        field.delete_cached_value(locked)
+    return locked
 
 
 def _unchanged_since(lead: Lead, version: int | None) -> None:

@@ -4,7 +4,8 @@
   time. When it runs it re-reads the lead and sends only if that very action is still due
   and no reminder went out for it (a changed or cleared action makes the task a no-op).
 - **Assignment**: the new owner is told with an @mention (``assigned``).
-- **The tick** (``tick``, every TICK_SECONDS): escalates first-contact SLA breaches to the
+- **The tick** (``tick``, every TICK_SECONDS): returns untouched leads to the pool
+  (``return_to_pool``, the routing rule's time), escalates first-contact SLA breaches to the
   managers once per lead, and sends each team member's daily digest once a day after
   STAFF_DIGEST_TIME. It re-enqueues itself (``run_after``) unless another tick is already
   waiting; ``manage.py staff_tick --schedule`` starts the chain (serve-prod does), and
@@ -27,7 +28,8 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
-from django.db.models import Count, F, Q
+from django.db.models import Count, Exists, F, OuterRef, Q, Subquery
+from django.db.models.functions import Coalesce, Greatest
 from django.tasks import task
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -37,7 +39,7 @@ from django.utils.translation import gettext_lazy as _lazy
 
 from selector.core.siteurl import site_url
 from selector.core.ticks import can_defer, enqueue_unless_waiting
-from selector.leads import deliveries, notify, pacing, worktime
+from selector.leads import deliveries, notify, pacing, routing, worktime
 from selector.leads.callback import callback_requested
 from selector.leads.models import OPEN_STATUSES, Delivery, Lead, LeadEvent
 from selector.leads.tasks import backoff_seconds
@@ -612,15 +614,99 @@ def _list_url(name: str) -> str:
     return site_url() + queries.day_set_url(name)
 
 
+# --- the pool (公海): untouched leads go back ---------------------------------------
+
+# At most this many leads return a tick (the rest at the next one).
+POOL_RETURN_BATCH = 500
+
+
+def untouched_leads(hours: int, now=None):
+    """Open, owned leads their owner may not have worked on for ``hours``: no activity,
+    note or status change (``last_activity_at``; the creation time before any) and no
+    change of owner (an owner_changed event: taken, assigned, handed over) for that many
+    clock hours, a superset of the working hours ``return_to_pool`` counts (working time
+    never runs faster than the clock). ``touched``: the later of the two, oldest first."""
+    now = now or timezone.now()
+    cutoff = now - timedelta(hours=hours)
+    owner_events = LeadEvent.objects.filter(lead=OuterRef("pk"),
+                                            kind=LeadEvent.Kind.OWNER_CHANGED)
+    last_owner_change = owner_events.order_by("-created_at").values("created_at")[:1]
+    return (Lead.objects.filter(status__in=OPEN_STATUSES, merged_into__isnull=True,
+                                owner__isnull=False)
+            .annotate(seen=Coalesce("last_activity_at", "created_at"))
+            .filter(seen__lt=cutoff)
+            .filter(~Exists(owner_events.filter(created_at__gte=cutoff)))
+            .annotate(touched=Greatest("seen", Coalesce(Subquery(last_owner_change),
+                                                        "created_at")))
+            .order_by("touched", "pk"))
+
+
+def return_to_pool(now=None) -> int:
+    """The active routing rule's return time (RoutingRule.return_after_hours, in working
+    hours of the team's calendar, selector.leads.worktime: a weekend or a holiday does not
+    count): each open lead its owner has not worked on for that long loses its owner (an
+    owner_changed event on the timeline, no actor, ``returned_to_pool``), and each rep who
+    lost leads gets one summary message. A lead is moved by one conditional UPDATE on the
+    owner and version the tick read, so an edit or a claim that lands meanwhile keeps it
+    where it is. At most POOL_RETURN_BATCH leads a tick. Returns how many went back."""
+    rule = routing.active_rule()
+    if rule is None or not rule.return_after_hours:
+        return 0
+    now = now or timezone.now()
+    hours = rule.return_after_hours
+    cal = worktime.calendar()
+    returned: dict[int, list[Lead]] = {}
+    owners = {}
+    for lead in untouched_leads(hours, now).select_related("owner")[:POOL_RETURN_BATCH]:
+        if cal.between(lead.touched, now) < hours * 60:
+            break  # oldest first: the later ones are not due either
+        owner = lead.owner
+        assert owner is not None  # untouched_leads() selects owned leads
+        with transaction.atomic():
+            moved = Lead.objects.filter(pk=lead.pk, owner_id=owner.pk,
+                                        version=lead.version).update(
+                owner=None, version=F("version") + 1, updated_at=now)
+            if not moved:
+                continue
+            LeadEvent.objects.create(lead=lead, kind=LeadEvent.Kind.OWNER_CHANGED, data={
+                "from": owner.get_username(), "to": None, "returned_to_pool": True,
+                "hours": hours})
+        owners[owner.pk] = owner
+        returned.setdefault(owner.pk, []).append(lead)
+    for pk, leads in returned.items():
+        owner = owners[pk]
+        with translation.override(profile(owner).language):
+            message = _pool_message(owner, leads, hours)
+        _send(owner, message, message.title)
+    return sum(len(leads) for leads in returned.values())
+
+
+def _pool_message(owner, leads: list[Lead], hours: int) -> notify.Message:
+    mobiles, names = _mention([owner])
+    lines = [str(_("Not worked on for %(hours)s working hours: any rep may claim them "
+                   "now.") % {
+        "hours": hours})]
+    lines += [_lead_line(lead) for lead in leads[:10]]
+    if len(leads) > 10:
+        lines.append(str(_("… and %(count)s more.") % {"count": len(leads) - 10}))
+    return notify.Message(
+        title=str(_("%(count)s leads of %(name)s returned to the pool") % {
+            "count": len(leads), "name": names[0]}),
+        lines=tuple(lines), link=_list_url("unassigned"),
+        link_text=str(_("Open the lead list")), mobiles=mobiles, names=names,
+        event="lead.returned_to_pool", facts={"count": len(leads)})
+
+
 def run_tick(now=None) -> dict:
     """SLA messages and digests go out on working days only (the team's calendar,
     selector.leads.worktime, holidays and 调休 included): on a day off the tick posts
     nothing, and what came due then goes out at the first tick of the next working day."""
     if not worktime.calendar().is_working_day(timezone.localdate(now or timezone.now())):
         return {"sla_escalated": 0, "digests": 0, "working_day": False}
+    returned = return_to_pool(now)
     breaches = escalate_sla(now)
     digests = send_digests(now) if digest_due(now) else 0
-    return {"sla_escalated": breaches, "digests": digests}
+    return {"sla_escalated": breaches, "digests": digests, "returned_to_pool": returned}
 
 
 @task

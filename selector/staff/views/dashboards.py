@@ -7,12 +7,13 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
 from selector.leads import deliveries as lead_deliveries
+from selector.leads import routing
 from selector.leads.models import Delivery, LeadEvent
 from selector.staff import charts, permissions, queries
 from selector.staff.access import staff_required
@@ -105,8 +106,18 @@ def manager(request: HttpRequest) -> HttpResponse:
         "response_chart": charts.horizontal_bars(
             [(r["rep"] or "—", r["avg_minutes"] or 0) for r in response_times]),
         "stale": stale, "stale_days": settings.STAFF_STALE_DAYS,
+        "routing": _routing_summary(),
     }
     return render(request, "staff/manager.html", context)
+
+
+def _routing_summary() -> dict:
+    """The active routing rule as the page states it (the team joined the language's way)."""
+    summary = routing.summary()
+    if summary["rule"] is not None:
+        separator = "、" if (translation.get_language() or "").startswith("zh") else ", "
+        summary["team_text"] = separator.join(summary["team"]) or "—"
+    return summary
 
 
 @require_safe

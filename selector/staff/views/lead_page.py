@@ -141,6 +141,12 @@ def _event_text(event: LeadEvent) -> str:
             text += " · " + _("deal value %(value)s cleared") % {
                 "value": yuan_text(data["cleared_deal_value"])}
         return text + (f"\n{data['note']}" if data.get("note") else "")
+    if event.kind == kind.OWNER_CHANGED and data.get("returned_to_pool"):
+        return _("Returned to the pool: %(old)s had not worked on it for %(hours)s working "
+                 "hours") % {"old": data.get("from") or _("nobody"), "hours": data.get("hours")}
+    if event.kind == kind.OWNER_CHANGED and data.get("routed"):
+        return _("Assigned to %(new)s by the routing rule %(rule)s") % {
+            "new": data.get("to") or _("nobody"), "rule": data.get("routed")}
     if event.kind == kind.OWNER_CHANGED:
         return _("Owner changed from %(old)s to %(new)s") % {
             "old": data.get("from") or _("nobody"), "new": data.get("to") or _("nobody")}
@@ -317,7 +323,7 @@ _NOT_KEPT = {"csrfmiddlewaretoken", "version"}
 CONFLICT_ACTIONS = {
     "status": "staff:lead_status", "note": "staff:lead_note",
     "activity": "staff:lead_activity", "next_action": "staff:lead_next_action",
-    "owner": "staff:lead_assign", "merge": "staff:lead_merge",
+    "owner": "staff:lead_assign", "merge": "staff:lead_merge", "take": "staff:lead_take",
 }
 
 
@@ -402,6 +408,8 @@ def _change_text(action: str, data: dict[str, str]) -> str:
             if value.isdigit() else None
         return _("Owner: %(owner)s") % {
             "owner": permissions.display_name(owner) if owner else _("Unassigned")}
+    elif action == "take":
+        return _("Take this lead")
     else:
         return _("Merge with %(number)s") % {"number": data.get("other", "")}
     return text + (f"\n{note}" if note else "")
@@ -525,6 +533,15 @@ def lead_next_action(request: HttpRequest, public_id) -> HttpResponse:
     return redirect(_safe_next(request) or reverse("staff:lead_detail", args=[lead.public_id]))
 
 
+def _posted_version(request) -> int | None:
+    """The ``version`` a form posted: None when absent; 0 (no lead is ever at version 0:
+    refused as stale) when it is not a number."""
+    raw = request.POST.get("version", "").strip()
+    if not raw:
+        return None
+    return int(raw) if raw.isdigit() and len(raw) <= 9 else 0
+
+
 def _safe_next(request) -> str:
     """A same-site path to go back to after a form posted from the list or My day."""
     target = request.POST.get("next", "")
@@ -536,13 +553,20 @@ def _safe_next(request) -> str:
 @require_POST
 @staff_required
 def lead_take(request: HttpRequest, public_id) -> HttpResponse:
+    """Claim a lead from the pool (公海) with one POST. It carries the version the page
+    showed (``version``; a form without one is not checked): of two reps claiming at once
+    exactly one wins (the row lock), the other is told who has it; a claim made on a
+    version that moved on is refused like any stale edit."""
     lead = get_lead_for_user(request, public_id, action="view")
     try:
-        services.lead_assign(lead=lead, owner=request.user, actor=request.user)
+        services.lead_assign(lead=lead, owner=request.user, actor=request.user,
+                             version=_posted_version(request))
     except services.AlreadyTaken as taken:
         messages.error(request, _("This lead is already taken by %(owner)s.") % {
             "owner": _display_name(taken.owner)})
         return _detail(lead)
+    except services.StaleLead as stale:
+        return _refused_as_stale(request, stale, "take")
     messages.success(request, _("The lead is yours now."))
     return redirect(_safe_next(request) or reverse("staff:lead_detail", args=[lead.public_id]))
 
