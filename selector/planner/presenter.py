@@ -36,7 +36,7 @@ from selector.domain import (
     Source,
     TuningProfile,
 )
-from selector.domain.decision import throughput_matters
+from selector.domain.decision import PLAN_FIELDS, throughput_matters
 from selector.domain.determinism import determinism_settings
 from selector.domain.determinism import sources as determinism_sources
 from selector.domain.plan import NOTE_SOURCES
@@ -297,8 +297,7 @@ class ViewModel:
         data = self.rec.answers.to_dict()
         query = {"gpus": data["gpus"], "gpus_per_server": data["gpus_per_server"],
                  "fabric": view.fabric}
-        for key in ("nic_speed", "nics_per_server", "vendor", "distance", "platform",
-                    "oversubscription"):
+        for key in ("nic_speed", *PLAN_FIELDS):
             if data.get(key) is not None:
                 query[key] = data[key]
         extra = self.build_params.query()
