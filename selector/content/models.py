@@ -6,6 +6,9 @@ The initial rows live in ``fixtures/content.json`` (loaded by ``manage.py load_c
 
 from __future__ import annotations
 
+import datetime
+from decimal import Decimal
+
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.translation import get_language
@@ -297,6 +300,15 @@ class SourceFields(models.Model):
     class Meta:
         abstract = True
 
+    def set_sources(self, sources: tuple[Source, ...]) -> None:
+        """The inverse of ``source_list``: the first source in the columns, the rest in
+        ``more_sources``."""
+        first = sources[0]
+        self.source_title, self.source_title_zh = first.title, first.title_zh
+        self.source_url = first.url
+        self.source_date = datetime.date.fromisoformat(first.date)
+        self.more_sources = [src.to_dict() for src in sources[1:]]
+
     def source_list(self) -> tuple[Source, ...]:
         first = Source(self.source_title, self.source_url,
                        self.source_date.isoformat() if self.source_date else "",
@@ -353,6 +365,18 @@ class Switch(SourceFields):
     def __str__(self) -> str:
         return f"{self.vendor} {self.model} ({self.ports} x {self.port_speed_gbps}G)"
 
+    @classmethod
+    def from_spec(cls, spec: SwitchSpec) -> Switch:
+        """An unsaved row holding ``spec``: ``to_spec`` gives ``spec`` back (the fixture is
+        generated this way, ``manage.py catalogue_fixture``)."""
+        row = cls(key=spec.key, vendor=spec.vendor, vendor_key=spec.vendor_key,
+                  model=spec.model, asic=spec.asic, technology=spec.technology,
+                  family=spec.family, ports=spec.ports, port_speed_gbps=spec.port_speed_gbps,
+                  breakout=",".join(str(b) for b in spec.breakout), cages=spec.cages,
+                  power_w=spec.power_w, rack_units=spec.rack_units, priority=spec.priority)
+        row.set_sources(spec.sources)
+        return row
+
     def to_spec(self) -> SwitchSpec:
         return SwitchSpec(
             key=self.key, vendor=self.vendor, model=self.model, technology=self.technology,
@@ -402,6 +426,19 @@ class Part(SourceFields):
 
     def __str__(self) -> str:
         return f"{self.vendor} {self.model}"
+
+    @classmethod
+    def from_spec(cls, spec: PartSpec) -> Part:
+        """An unsaved row holding ``spec`` (the inverse of ``to_spec``)."""
+        power = None if spec.power_w is None else Decimal(str(spec.power_w)).quantize(
+            Decimal("0.01"))
+        row = cls(key=spec.key, vendor=spec.vendor, model=spec.model, kind=spec.kind,
+                  end=spec.end, medium=spec.medium, link_gbps=spec.link_gbps,
+                  links=spec.links, reach_m=spec.reach_m, power_w=power,
+                  technology=spec.technology, nic=spec.nic, fits_vendor=spec.fits_vendor,
+                  description_en=spec.description, description_zh=spec.description_zh)
+        row.set_sources(spec.sources)
+        return row
 
     def to_spec(self) -> PartSpec:
         return PartSpec(

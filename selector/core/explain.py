@@ -7,10 +7,14 @@ translated text for pages, the API, e-mails and the PDF.
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.utils.functional import lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from selector.core.i18n import active_is_english
+from selector.domain.catalogue import VENDOR_ANY, VENDOR_NAMES
 from selector.domain.decision import (
     DEFAULT_NIC_SPEED,
     DISTANCES,
@@ -57,11 +61,14 @@ NIC_SPEED_LABELS = {
     800: "800G",
 }
 BOOL_LABELS = {True: gettext_lazy("Yes"), False: gettext_lazy("No")}
-VENDOR_LABELS = {
-    "any": gettext_lazy("No preference"),
-    "nvidia": "NVIDIA",
-    "arista": "Arista",
-    "asterfusion": gettext_lazy("Asterfusion (domestic)"),
+def _in_language(english: str, chinese: str) -> str:
+    return english if active_is_english() else chinese
+
+
+# The catalogue names its vendors in both languages (selector.domain.catalogue.data).
+VENDOR_LABELS: dict[str, Any] = {
+    VENDOR_ANY: gettext_lazy("No preference"),
+    **{key: lazy(_in_language, str)(*names) for key, names in VENDOR_NAMES.items()},
 }
 PLATFORM_LABELS = {
     "unsure": gettext_lazy("Not sure (planned as a PCIe NIC with OSFP)"),

@@ -32,6 +32,10 @@ from dataclasses import dataclass
 from enum import Enum, StrEnum
 from typing import Any, Self, TypeIs
 
+# Switch vendor preferences: "any" (the documented pick rule in selector.domain.plan) or a
+# vendor with rows in the catalogue, which is where the list comes from.
+from .catalogue import VENDORS
+
 __all__ = [
     "ENGINE_VERSION",
     "Workload",
@@ -105,9 +109,6 @@ NIC_SPEEDS = (200, 400, 800)
 # "Not sure" plans today's common build: 8 x 400G NICs per 8-GPU server (domain.md section 3:
 # DGX H100/H200/B200 carry 8 x 400G compute NICs).
 DEFAULT_NIC_SPEED = 400
-# Switch vendor preferences: "any" (the documented pick rule in selector.domain.plan) or one
-# vendor with sourced rows in the catalogue (selector.domain.catalogue.VENDORS).
-VENDORS = ("any", "nvidia", "arista", "asterfusion")
 # Longest link in the fabric, by where the switches sit: metres each choice stands for. The
 # reach classes of the optics (LinkX 100G-PAM4 overview): copper DAC to 3 m, multimode to
 # 50 m, single-mode DR to 100 m and 500 m, FR4 to 2 km.

@@ -65,7 +65,7 @@ def test_fixture_catalogue_equals_the_domain_catalogue_and_has_sources(content):
     def by_key(rows):
         return sorted(rows, key=lambda r: r.key)
 
-    # fixtures/content.json is the domain catalogue (regenerate the rows from it).
+    # fixtures/content.json is the domain catalogue (manage.py catalogue_fixture writes it).
     assert by_key(catalogue.switches) == by_key(DEFAULT_CATALOGUE.switches)
     assert by_key(catalogue.parts) == by_key(DEFAULT_CATALOGUE.parts)
     assert catalogue.problems() == []

@@ -31,7 +31,8 @@ Switch ports, as each switch OS names them (the sources are in ``PORT_NAME_SOURC
 
 from __future__ import annotations
 
-from ..catalogue import SUPERPOD_B200, Source
+from ..catalogue import Source
+from ..catalogue.data import SUPERPOD_B200
 
 __all__ = ["SERVERS_PER_SU", "PORT_NAME_SOURCES", "PortNamer", "port_namer", "pod_prefix",
            "leaf_name", "spine_name", "core_name", "nic_name", "nic_port", "width"]
