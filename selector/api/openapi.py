@@ -1,4 +1,8 @@
-"""The OpenAPI 3.1 description of the public API, built from the same limits the forms use."""
+"""The OpenAPI 3.1 description of the public API, built from the same limits the forms use.
+
+Size: one declaration (every path, parameter and schema of the API, in the order the
+document lists them); splitting it would scatter one document over several files.
+"""
 
 from selector.core.forms import FALSE_VALUES, TRUE_VALUES
 from selector.domain import (

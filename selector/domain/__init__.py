@@ -48,7 +48,8 @@ from .decision import (
     scale_of,
     select_rule,
 )
-from .plan import FabricPlan, Note, plan_fabric, recommend_fabric
+from .fabric import FabricPlan, Note
+from .plan import plan_fabric, recommend_fabric
 from .recommend import (
     ROCE_FABRICS,
     SNAPSHOT_VERSION,

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from .catalogue import PartSpec, Source
 
 if TYPE_CHECKING:
-    from .plan import FabricPlan
+    from .fabric import FabricPlan
 
 __all__ = ["BomLine", "Prices", "Cost", "GPU_REACH_MAX_M", "bill_of_materials", "cost_of",
            "missing_part_key", "links_per_part", "tier_reach"]

@@ -17,7 +17,8 @@ from typing import Any
 from .bom import GPU_REACH_MAX_M, Prices
 from .catalogue import Catalogue, SwitchSpec
 from .decision import ENGINE_VERSION, Answers, Decision, Fabric, decide
-from .plan import FabricPlan, plan_fabric
+from .fabric import FabricPlan
+from .plan import plan_fabric
 from .sizing import FabricTooLarge, SizingError
 from .tuning import LeafPorts, TuningProfile, tuning_profile
 

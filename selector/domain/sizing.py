@@ -26,6 +26,9 @@ Partial last server: when ``gpus`` is not a multiple of ``R`` the last server ha
 fewer GPUs, so some rails carry one GPU less. When ``gpus < R`` (a single,
 partly populated server) only ``gpus`` rails exist; ``FabricSize.rails`` reports
 the populated rails.
+
+Size: one model, the fat-tree sizing, with its two entry points (a whole fabric; a plane on
+a given leaf shape); the rules it implements are stated above, next to their arithmetic.
 """
 
 from __future__ import annotations

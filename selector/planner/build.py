@@ -26,7 +26,7 @@ from selector.domain.build.performance import (
 )
 from selector.domain.build.racks import RACK_KW_DEFAULT, RACK_U_DEFAULT, Racks, racks
 from selector.domain.catalogue import Source
-from selector.domain.plan import FabricPlan
+from selector.domain.fabric import FabricPlan
 from selector.planner.words import num
 
 __all__ = ["BuildParams", "BuildView", "build_view", "build_api", "acceptance_text"]

@@ -7,7 +7,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from selector.domain import Fabric, FabricOption, FabricPlan, TuningProfile
-from selector.domain.plan import Note
+from selector.domain.fabric import Note
 from selector.domain.tuning import InfinibandTuning, PortGroup, Warn
 
 

@@ -37,7 +37,8 @@ from selector.domain.build.cabling import (
     switch_devices,
 )
 from selector.domain.decision import DISTANCES, Fabric, Workload
-from selector.domain.plan import FabricPlan, plan_fabric
+from selector.domain.fabric import FabricPlan
+from selector.domain.plan import plan_fabric
 from selector.domain.recommend import leaf_ports
 
 from .test_fabric_sweep import FULL_PRICES, NICS, NICS_PER_SERVER, VENDORS

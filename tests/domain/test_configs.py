@@ -29,7 +29,7 @@ from selector.domain.build.configs import (
     opensm_conf,
 )
 from selector.domain.decision import DISTANCES, Fabric
-from selector.domain.plan import FabricPlan
+from selector.domain.fabric import FabricPlan
 from selector.domain.tuning import LOSSLESS_MAX_M
 
 from .test_cabling import _plan

@@ -27,7 +27,8 @@ import pytest
 
 from selector.domain import DEFAULT_CATALOGUE, Answers, FabricTooLarge, Prices, recommend
 from selector.domain.decision import DISTANCES, Fabric, Workload
-from selector.domain.plan import FabricPlan, plan_fabric
+from selector.domain.fabric import FabricPlan
+from selector.domain.plan import plan_fabric
 from selector.domain.recommend import leaf_ports, tuning_for
 from selector.domain.tuning import LOSSLESS_MAX_M, TuningProfile
 

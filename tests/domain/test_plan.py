@@ -26,8 +26,9 @@ from selector.domain import (
     plan_fabric,
     recommend,
 )
-from selector.domain.plan import even_spines, nic_ports, rail_ports, uplink_speed
+from selector.domain.plan import nic_ports, rail_ports, uplink_speed
 from selector.domain.sizing import leaf_shape, size_plane
+from selector.domain.spines import even_spines
 
 CAT = DEFAULT_CATALOGUE
 SRC = (Source("test datasheet", "https://example.com", "2026-12-01"),)

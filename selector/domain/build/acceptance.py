@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..catalogue import Source
-from ..plan import FabricPlan
+from ..fabric import FabricPlan
 from ..tuning import CL_ROCE, SONIC_CMDREF
 from .performance import Estimate
 

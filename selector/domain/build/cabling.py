@@ -34,7 +34,7 @@ from typing import Any
 
 from ..bom import BomLine, links_per_part, tier_reach
 from ..catalogue import Catalogue, PartSpec
-from ..plan import FabricPlan, _split, rail_ports_of
+from ..fabric import FabricPlan, rail_ports_of, split_evenly
 from ..recommend import leaf_ports
 from ..sizing import FabricSize
 from . import naming
@@ -168,7 +168,7 @@ def plane_layouts(plan: FabricPlan) -> list[PlaneLayout]:
     rails = [(i + 1, p) for i, p in enumerate(_pod_rails(plan)) if p > 0]
     sizes: list[FabricSize] = [size for count, size in plan.planes for _ in range(count)]
     chunks_per_port = max(1, len(sizes) // plan.ports_per_nic)
-    chunks = _split(rails, chunks_per_port)
+    chunks = split_evenly(rails, chunks_per_port)
     pool = list(sizes)
     plane_total = len(sizes)
     pod = 1

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..catalogue import Catalogue, Source
-from ..plan import FabricPlan
+from ..fabric import FabricPlan
 from ..recommend import tuning_for
 from ..tuning import Citation, ConfigLine, config_sections, infiniband_tuning
 from .cabling import Link, iter_switch_ports, switch_devices

@@ -33,7 +33,7 @@ from typing import Any
 
 from ..catalogue import Source
 from ..decision import Phrase
-from ..plan import FabricPlan
+from ..fabric import FabricPlan
 from ..sizing import FabricSize
 
 __all__ = ["ELEMENTS", "FailureDomain", "failure_domains", "gpus_of_nics", "leaf_layout",

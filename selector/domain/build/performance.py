@@ -45,7 +45,7 @@ from typing import Any
 
 from ..catalogue import Source
 from ..decision import Phrase
-from ..plan import FabricPlan
+from ..fabric import FabricPlan
 
 __all__ = [
     "LINK_EFFICIENCY",

@@ -20,7 +20,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from ..plan import FabricPlan
+from ..fabric import FabricPlan
 
 __all__ = ["RACK_KW_DEFAULT", "RACK_KW_MIN", "RACK_KW_MAX", "RACK_U_DEFAULT", "RACK_U_MIN",
            "RACK_U_MAX", "Racks", "racks"]
