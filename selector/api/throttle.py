@@ -19,11 +19,11 @@ from collections.abc import Callable
 from functools import wraps
 
 from django.conf import settings
-from django.core.cache import cache
 from django.http import HttpRequest, JsonResponse
 from django.http.response import HttpResponseBase
 from django.utils.translation import gettext as _
 
+from selector.core.ratelimit import count_hit
 from selector.core.request import client_ip
 
 
@@ -36,12 +36,7 @@ def _count(request: HttpRequest) -> tuple[int, int]:
     window = settings.API_RATE_WINDOW_SECONDS
     now = _now()
     key = f"ratelimit:api:{client_ip(request)}:{int(now // window)}"
-    cache.add(key, 0, timeout=window + 5)
-    try:
-        count = cache.incr(key)
-    except ValueError:  # expired between add and incr
-        cache.set(key, 1, timeout=window + 5)
-        count = 1
+    count = count_hit(key, window + 5)
     return count, max(1, int(window - now % window + 0.999))
 
 

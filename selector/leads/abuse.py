@@ -16,6 +16,7 @@ from django.core.cache import cache
 from django.http import HttpRequest
 
 from selector.core.cache import REDIS_DOWN
+from selector.core.ratelimit import count_hit
 from selector.core.request import client_ip
 
 logger = logging.getLogger(__name__)
@@ -46,12 +47,7 @@ def rate_limited(request: HttpRequest, scope: str = "lead-submit") -> bool:
         return False
     key, window = _rate_key(request, scope)
     try:
-        cache.add(key, 0, timeout=window + 5)
-        try:
-            count = cache.incr(key)
-        except ValueError:  # expired between add and incr
-            cache.set(key, 1, timeout=window + 5)
-            count = 1
+        count = count_hit(key, window + 5)
     except REDIS_DOWN as exc:
         # The shared cache is down: a customer's lead matters more than the brake for the
         # few seconds of an outage. Let it through, and say so.

@@ -16,7 +16,6 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import PasswordResetForm
-from django.core.cache import cache
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -27,6 +26,7 @@ from django.utils.translation import pgettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
+from selector.core.ratelimit import count_hit
 from selector.core.request import client_ip
 from selector.core.siteurl import site_url
 from selector.staff import permissions, tasks
@@ -52,13 +52,7 @@ def _allowed(request, email: str) -> bool:
     digest = hashlib.sha256(email.strip().casefold().encode()).hexdigest()[:32]
     ok = True
     for key in (f"staff-reset:ip:{client_ip(request)}", f"staff-reset:email:{digest}"):
-        cache.add(key, 0, RESET_WINDOW)
-        try:
-            count = cache.incr(key)
-        except ValueError:
-            cache.set(key, 1, RESET_WINDOW)
-            count = 1
-        ok = ok and count <= RESET_LIMIT
+        ok = count_hit(key, RESET_WINDOW) <= RESET_LIMIT and ok
     return ok
 
 
