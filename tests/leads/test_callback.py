@@ -200,7 +200,7 @@ def test_sales_are_told_the_group_without_personal_data(submitted, webhook, sett
 
 
 def test_the_staff_timeline_shows_the_request(submitted, client):
-    from selector.staff.views.lead_page import _event_text
+    from selector.staff.views.lead_timeline import event_text as _event_text
     submitted.post(CALLBACK, {"preferred": _local(_tomorrow_ten()), "note": "报价"})
     event = LeadEvent.objects.get(kind=LeadEvent.Kind.CALLBACK_REQUESTED)
     text = _event_text(event)
