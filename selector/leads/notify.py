@@ -51,6 +51,8 @@ _MARKDOWN = re.compile(r"[\\`*_{}\[\]()<>#+!|~@>\r\n]")
 # full-width look-alikes (U+FF1A, U+FF0E): it reads the same and nobody can click it.
 _SCHEME = re.compile(r"(?<=[A-Za-z]):")
 _DOT = re.compile(r"(?<=[^\W_])\.(?=[A-Za-z])")
+# A Feishu open_id ("ou_" and hex) or user_id (letters, digits): never quotes or brackets.
+FEISHU_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
 def webhook_kind(url: str) -> str:
@@ -107,7 +109,8 @@ def summary(lead: Lead) -> dict:
 @dataclass(frozen=True)
 class Message:
     """One group-robot message: a title, plain lines (user text already made plain), the
-    link to open, and whom to @mention (mobile numbers; names for the text)."""
+    link to open, and whom to @mention (mobile numbers; names for the text; the Feishu ids,
+    one per name, "" where unknown: ``people.mentions`` gives all three)."""
 
     title: str
     lines: tuple[str, ...]
@@ -115,6 +118,7 @@ class Message:
     link_text: str
     mobiles: tuple[str, ...] = ()
     names: tuple[str, ...] = ()
+    feishu_ids: tuple[str, ...] = ()
     event: str = "lead.created"
     facts: dict[str, Any] = field(default_factory=dict)
 
@@ -148,19 +152,24 @@ def new_lead_message(lead: Lead) -> Message:
         else:
             lines.append(_("In the pool: any rep may claim it."))
         link_text = str(_("Open the lead"))
-    mobile = people.mobile(owner) if owner is not None else ""
     return Message(title=str(title), lines=tuple(str(x) for x in lines),
                    link=staff_url(lead), link_text=link_text, facts=summary(lead),
-                   mobiles=(mobile,) if mobile else (),
-                   names=(people.display_name(owner),) if owner is not None else ())
+                   **people.mentions([owner]))
 
 
 def payload(message: Message, kind: str) -> dict[str, Any]:
     """The robot's JSON. Mentions: WeCom text messages take ``mentioned_mobile_list``
     (its markdown messages cannot mention by mobile); DingTalk takes ``at.atMobiles`` and
-    needs "@<mobile>" in the text; Feishu's custom robots mention only by open_id/user_id,
-    which this site does not know, so there the name is written as plain text."""
-    mention_text = " ".join(f"@{_plain(n, 40)}" for n in message.names)
+    needs "@<mobile>" in the text; Feishu's custom robots mention by open_id or user_id with
+    ``<at user_id="ou_…">name</at>`` in a text message (Feishu Open Platform, 自定义机器人
+    使用指南, open.feishu.cn/document/client-docs/bot-v3/add-custom-bot, read 2026-12-04),
+    so a name whose staff profile has a Feishu id is mentioned and any other is written
+    as plain text. Names are plain (``_plain``: no "<", ">" or "@"), ids are checked
+    (``FEISHU_ID``), so user text never forms a tag."""
+    ids = message.feishu_ids + ("",) * (len(message.names) - len(message.feishu_ids))
+    feishu_mentions = " ".join(
+        f'<at user_id="{fid}">{_plain(n, 40)}</at>' if FEISHU_ID.fullmatch(fid)
+        else f"@{_plain(n, 40)}" for n, fid in zip(message.names, ids, strict=False))
     body = "\n".join(message.lines)
     if kind == "wecom":
         content = "\n".join(x for x in (message.title, body, f"{message.link_text}: "
@@ -177,7 +186,7 @@ def payload(message: Message, kind: str) -> dict[str, Any]:
         return {"msgtype": "markdown", "markdown": {"title": message.title, "text": text},
                 "at": {"atMobiles": list(message.mobiles), "isAtAll": False}}
     if kind == "feishu":
-        text = "\n".join(x for x in (message.title, body, mention_text,
+        text = "\n".join(x for x in (message.title, body, feishu_mentions,
                                        f"{message.link_text}: {message.link}") if x)
         return {"msg_type": "text", "content": {"text": text}}
     return {"event": message.event, "lead": message.facts, "title": message.title,

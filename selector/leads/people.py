@@ -1,8 +1,11 @@
-"""How the team names a colleague, and the mobile number the group robots @mention: here,
+"""How the team names a colleague, and how the group robots @mention one (the mobile number
+for WeCom and DingTalk, the Feishu user id for Feishu): here,
 below selector.staff (which re-exports ``display_name``), so the new-lead message of
 selector.leads.notify can mention the owner the routing rule picked."""
 
 from __future__ import annotations
+
+from typing import TypedDict
 
 from django.core.exceptions import ObjectDoesNotExist
 
@@ -24,3 +27,27 @@ def mobile(user) -> str:
         return user.staff_profile.mobile or ""
     except ObjectDoesNotExist:
         return ""
+
+
+def feishu_id(user) -> str:
+    """The Feishu open_id or user_id in the user's staff profile ("" without one)."""
+    try:
+        return user.staff_profile.feishu_user_id or ""
+    except ObjectDoesNotExist:
+        return ""
+
+
+class Mentions(TypedDict):
+    mobiles: tuple[str, ...]
+    names: tuple[str, ...]
+    feishu_ids: tuple[str, ...]
+
+
+def mentions(users) -> Mentions:
+    """``notify.Message``'s mention fields for ``users``: the mobile numbers (WeCom,
+    DingTalk), the names (every platform writes them), and the Feishu ids, one per name
+    ("" where the profile has none: Feishu then gets the name as plain text)."""
+    present = [user for user in users if user is not None]
+    return {"mobiles": tuple(m for m in map(mobile, present) if m),
+            "names": tuple(display_name(user) for user in present),
+            "feishu_ids": tuple(feishu_id(user) for user in present)}

@@ -436,7 +436,7 @@ class ProfileForm(forms.ModelForm):
 
     class Meta:
         model = StaffProfile
-        fields = ("mobile", "language")
+        fields = ("mobile", "feishu_user_id", "language")
 
     def clean_mobile(self):
         mobile = "".join(c for c in self.cleaned_data["mobile"] if c.isdigit())

@@ -1,6 +1,7 @@
 """What the sales workspace stores itself. Leads and their events live in selector.leads."""
 
 from django.conf import settings
+from django.core.validators import RegexValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
@@ -62,15 +63,21 @@ class LoginThrottle(models.Model):
         return f"{self.username} @ {self.ip}"
 class StaffProfile(models.Model):
     """What the workspace needs to reach a team member: the mobile number the group robots
-    @mention (WeCom, DingTalk), the language of their reminders and digests, and the day
-    their last daily digest went out (claimed with one conditional UPDATE, so two workers
-    never send it twice)."""
+    @mention (WeCom, DingTalk), the Feishu user id (Feishu), the language of their
+    reminders and digests, and the day their last daily digest went out (claimed with one
+    conditional UPDATE, so two workers never send it twice)."""
 
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                                 related_name="staff_profile")
     mobile = models.CharField(_("mobile phone"), max_length=20, blank=True,
                               help_text=_("Mainland China mobile number, 11 digits; used to "
                                           "@mention you in the group chat."))
+    feishu_user_id = models.CharField(
+        _("Feishu user ID"), max_length=64, blank=True,
+        validators=[RegexValidator(r"^[A-Za-z0-9_-]*$",
+                                   _("Letters, digits, '-' and '_' only, as Feishu shows it."))],
+        help_text=_("Your open_id (ou_…) or user_id in Feishu; used to @mention you when the "
+                    "group robot is a Feishu robot."))
     language = models.CharField(_("language"), max_length=10, choices=settings.LANGUAGES,
                                 default="zh-hans")
     digest_sent_on = models.DateField(null=True, blank=True, editable=False)

@@ -39,7 +39,7 @@ from django.utils.translation import gettext_lazy as _lazy
 
 from selector.core.siteurl import site_url
 from selector.core.ticks import can_defer, enqueue_unless_waiting
-from selector.leads import deliveries, notify, pacing, routing, worktime
+from selector.leads import deliveries, notify, pacing, people, routing, worktime
 from selector.leads.callback import callback_requested
 from selector.leads.models import OPEN_STATUSES, Delivery, Lead, LeadEvent
 from selector.leads.tasks import backoff_seconds
@@ -133,15 +133,6 @@ def _later(task_obj, *args) -> Callable[[float], object] | None:
         run_after=timezone.now() + timedelta(seconds=seconds)).enqueue(*args)
 
 
-def _mention(users) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    mobiles, names = [], []
-    for user in users:
-        names.append(permissions.display_name(user))
-        mobile = profile(user).mobile
-        if mobile:
-            mobiles.append(mobile)
-    return tuple(mobiles), tuple(names)
-
 
 def when_text(moment: dt.datetime, now: dt.datetime | None = None, *,
               with_time: bool = True) -> str:
@@ -176,7 +167,7 @@ def remind(lead_public_id: str, due_iso: str) -> str:
     owner = lead.owner
     language = profile(owner).language if owner else settings.LANGUAGE_CODE
     with translation.override(language):
-        mobiles, names = _mention([owner] if owner else [])
+        mention = people.mentions([owner] if owner else [])
         kind = lead.get_next_action_kind_display()
         due = timezone.localtime(lead.next_action_due)
         message = notify.Message(
@@ -187,7 +178,7 @@ def remind(lead_public_id: str, due_iso: str) -> str:
                    *([notify._plain(lead.next_action_note, 200)] if lead.next_action_note
                      else [])),
             link=notify.staff_url(lead), link_text=str(_("Open the lead")),
-            mobiles=mobiles, names=names, event="lead.reminder",
+            **mention, event="lead.reminder",
             facts={"report_number": lead.report_number, "due": due_iso})
         sent = _send_about(lead, owner, message, message.title,
                            robot_kind=Delivery.Kind.REMINDER_ROBOT,
@@ -220,12 +211,12 @@ def assigned(lead_public_id: str, owner_pk: int, event_pk: int | None = None) ->
                     .values_list("pk", flat=True).last())
     owner = lead.owner
     with translation.override(profile(owner).language):
-        mobiles, names = _mention([owner])
+        mention = people.mentions([owner])
         message = notify.Message(
             title=str(_("Lead %(number)s assigned to %(name)s") % {
-                "number": lead.report_number, "name": names[0]}),
+                "number": lead.report_number, "name": mention["names"][0]}),
             lines=(_lead_line(lead),), link=notify.staff_url(lead),
-            link_text=str(_("Open the lead")), mobiles=mobiles, names=names,
+            link_text=str(_("Open the lead")), **mention,
             event="lead.assigned", facts={"report_number": lead.report_number})
         return "sent" if _send_about(
             lead, owner, message, message.title, robot_kind=Delivery.Kind.ASSIGNED_ROBOT,
@@ -300,7 +291,7 @@ def assigned_many(owner_pk: int, lead_public_ids: list[str], event_pk: int) -> s
     owner = leads[0].owner
     anchor = min(leads, key=lambda lead: lead_public_ids.index(str(lead.public_id)))
     with translation.override(profile(owner).language):
-        mobiles, names = _mention([owner])
+        mention = people.mentions([owner])
         lines = [_lead_line(lead) for lead in leads[:10]]
         if len(leads) > 10:
             lines.append(str(_("… and %(count)s more.") % {"count": len(leads) - 10}))
@@ -308,9 +299,9 @@ def assigned_many(owner_pk: int, lead_public_ids: list[str], event_pk: int) -> s
             link = site_url() + reverse("staff:lead_list") + "?owner=mine"
         message = notify.Message(
             title=str(_("%(count)s leads assigned to %(name)s") % {
-                "count": len(leads), "name": names[0]}),
+                "count": len(leads), "name": mention["names"][0]}),
             lines=tuple(lines), link=link, link_text=str(_("Open the lead list")),
-            mobiles=mobiles, names=names, event="lead.assigned.many",
+            **mention, event="lead.assigned.many",
             facts={"count": len(leads)})
         return "sent" if _send_about(
             anchor, owner, message, message.title, robot_kind=Delivery.Kind.ASSIGNED_ROBOT,
@@ -462,7 +453,7 @@ def _escalate(lead: Lead, boss: list, message: notify.Message, *, key: str) -> s
 
 
 def _sla_message(lead: Lead, boss: list, now=None) -> notify.Message:
-    mobiles, names = _mention(boss)
+    mention = people.mentions(boss)
     assert lead.sla_due is not None
     return notify.Message(
         title=str(_("First-contact SLA missed: %(number)s (due %(time)s)") % {
@@ -470,7 +461,7 @@ def _sla_message(lead: Lead, boss: list, now=None) -> notify.Message:
         lines=(_lead_line(lead), str(_("Owner: %(owner)s") % {
             "owner": lead.owner.get_username() if lead.owner else _("nobody")})),
         link=notify.staff_url(lead), link_text=str(_("Open the lead")),
-        mobiles=mobiles, names=names, event="lead.sla_breached",
+        **mention, event="lead.sla_breached",
         facts={"report_number": lead.report_number})
 
 
@@ -483,7 +474,7 @@ def _escalate_backlog(backlog, boss: list, now=None) -> int:
         return 0
     oldest = leads[0]
     with translation.override(settings.LANGUAGE_CODE):
-        mobiles, names = _mention(boss)
+        mention = people.mentions(boss)
         numbers = ", ".join(lead.report_number for lead in leads[:10])
         more = len(leads) - 10
         lines = [str(_("Still without a first contact, oldest first: %(numbers)s") % {
@@ -498,7 +489,7 @@ def _escalate_backlog(backlog, boss: list, now=None) -> int:
                 "time": when_text(oldest.sla_due, now, with_time=False) if oldest.sla_due
                 else ""}),
             lines=tuple(lines), link=link, link_text=str(_("Open the lead list")),
-            mobiles=mobiles, names=names, event="lead.sla_breached.summary",
+            **mention, event="lead.sla_breached.summary",
             facts={"count": len(leads)})
     outcome = _escalate(oldest, boss, message, key=f"summary:{len(leads)}")
     if outcome not in ("sent", "failed"):
@@ -576,7 +567,7 @@ def send_digests(now=None) -> int:
 
 
 def _digest_message(user, now) -> notify.Message | None:
-    mobiles, names = _mention([user])
+    mention = people.mentions([user])
     lines = []
     mine = rep_digest(user, now)
     counts = mine["counts"]
@@ -604,9 +595,10 @@ def _digest_message(user, now) -> notify.Message | None:
         return None
     return notify.Message(
         title=str(_("Daily digest for %(name)s: %(overdue)s overdue, %(today)s due today") % {
-            "name": names[0], "overdue": counts["overdue"], "today": counts["today"]}),
+            "name": mention["names"][0], "overdue": counts["overdue"],
+            "today": counts["today"]}),
         lines=tuple(lines), link=site_url() + reverse("staff:my_day"),
-        link_text=str(_("Open My day")), mobiles=mobiles, names=names, event="staff.digest",
+        link_text=str(_("Open My day")), **mention, event="staff.digest",
         facts={"user": user.get_username()})
 
 
@@ -682,7 +674,7 @@ def return_to_pool(now=None) -> int:
 
 
 def _pool_message(owner, leads: list[Lead], hours: int) -> notify.Message:
-    mobiles, names = _mention([owner])
+    mention = people.mentions([owner])
     lines = [str(_("Not worked on for %(hours)s working hours: any rep may claim them "
                    "now.") % {
         "hours": hours})]
@@ -691,9 +683,9 @@ def _pool_message(owner, leads: list[Lead], hours: int) -> notify.Message:
         lines.append(str(_("… and %(count)s more.") % {"count": len(leads) - 10}))
     return notify.Message(
         title=str(_("%(count)s leads of %(name)s returned to the pool") % {
-            "count": len(leads), "name": names[0]}),
+            "count": len(leads), "name": mention["names"][0]}),
         lines=tuple(lines), link=_list_url("unassigned"),
-        link_text=str(_("Open the lead list")), mobiles=mobiles, names=names,
+        link_text=str(_("Open the lead list")), **mention,
         event="lead.returned_to_pool", facts={"count": len(leads)})
 
 
@@ -740,7 +732,7 @@ def callback_message(lead: Lead, event: LeadEvent) -> notify.Message:
     in the e-mail."""
     owner = lead.owner
     with translation.override(settings.LEAD_WEBHOOK_LANGUAGE):
-        mobiles, names = _mention([owner] if owner else [])
+        mention = people.mentions([owner] if owner else [])
         due = dt.datetime.fromisoformat(str(event.data.get("due")))
         return notify.Message(
             title=str(_("Call-back requested: %(number)s at %(time)s") % {
@@ -748,7 +740,7 @@ def callback_message(lead: Lead, event: LeadEvent) -> notify.Message:
                 "time": f"{timezone.localtime(due):%Y-%m-%d %H:%M}"}),
             lines=(_lead_line(lead),),
             link=notify.staff_url(lead), link_text=str(_("Open the lead")),
-            mobiles=mobiles, names=names, event="lead.callback_requested",
+            **mention, event="lead.callback_requested",
             facts={"report_number": lead.report_number, "due": due.isoformat()})
 
 

@@ -119,6 +119,20 @@ def test_my_account_stores_the_mobile_for_mentions(client):
     assert (profile.mobile, profile.language) == ("13800138000", "en")
 
 
+def test_my_account_stores_the_feishu_user_id_and_refuses_anything_else(client):
+    user = make_user("sam", "sales")
+    login(client, user)
+    url = reverse("staff:account")
+    refused = client.post(url, {"mobile": "", "feishu_user_id": 'ou_1" onmouseover="x',
+                                "language": "zh-hans"})
+    assert refused.status_code == 400
+    assert "只能包含字母、数字" in refused.content.decode()
+    client.post(url, {"mobile": "", "feishu_user_id": "ou_7d8a6e6df7621556ce0d21922b676706",
+                      "language": "zh-hans"})
+    profile = get_user_model().objects.get(pk=user.pk).staff_profile
+    assert profile.feishu_user_id == "ou_7d8a6e6df7621556ce0d21922b676706"
+
+
 def test_anonymous_visitors_cannot_change_a_password(client):
     response = client.get(reverse("staff:password_change"))
     assert response.status_code == 302 and "/staff/login/" in response["Location"]

@@ -83,6 +83,37 @@ def test_the_new_lead_message_mentions_the_owner(content, sales, settings):
 
 
 @pytest.mark.django_db
+def test_feishu_mentions_the_owner_by_the_user_id_in_the_profile(content, sales):
+    """Feishu's custom robots @mention with <at user_id="…">name</at> in a text message
+    (自定义机器人使用指南); without an id the name is plain text, as before (issue 24)."""
+    sales.first_name, sales.last_name = "娜", "李"
+    sales.save()
+    StaffProfile.objects.create(user=sales, mobile="13800138000",
+                                feishu_user_id="ou_7d8a6e6df7621556ce0d21922b676706")
+    _rule([sales])
+    lead = Lead.objects.select_related("owner").get(pk=_create().pk)
+    text = notify.payload(notify.new_lead_message(lead), "feishu")["content"]["text"]
+    assert '<at user_id="ou_7d8a6e6df7621556ce0d21922b676706">李娜</at>' in text
+    StaffProfile.objects.filter(user=sales).update(feishu_user_id="")
+    lead = Lead.objects.select_related("owner__staff_profile").get(pk=lead.pk)
+    text = notify.payload(notify.new_lead_message(lead), "feishu")["content"]["text"]
+    assert "<at" not in text and "@李娜" in text
+
+
+@pytest.mark.parametrize("name, feishu_id", [
+    ('<at user_id="all">所有人</at>', "ou_1"),  # a name cannot mention everyone
+    ("李娜", 'ou_1"><at user_id="all'),  # nor an id that slipped past the form
+    ("李娜", ""),
+])
+def test_a_feishu_mention_never_forms_a_tag_from_user_text(name, feishu_id):
+    message = notify.Message(title="t", lines=(), link="https://x.example/l", link_text="l",
+                             names=(name,), feishu_ids=(feishu_id,))
+    text = notify.payload(message, "feishu")["content"]["text"]
+    assert 'user_id="all"' not in text
+    assert text.count("<at ") == (1 if feishu_id == "ou_1" else 0)
+
+
+@pytest.mark.django_db
 def test_a_pool_lead_message_says_it_is_in_the_pool(content, settings):
     settings.LEAD_WEBHOOK_LANGUAGE = "zh-hans"
     message = notify.new_lead_message(Lead.objects.get(pk=_create().pk))
