@@ -17,7 +17,7 @@ from django.utils.translation import ngettext, pgettext_lazy
 
 from selector.core.explain import FABRIC_SHORT
 from selector.leads.models import Lead, LostReason, NextActionKind, Score, Status
-from selector.staff import lockout, mfa, permissions
+from selector.staff import columns, lockout, mfa, permissions
 from selector.staff.models import StaffProfile
 from selector.staff.outcomes import ACTIVITY_OUTCOMES
 
@@ -35,34 +35,9 @@ SCALE_BUCKETS = (
 )
 SCALE_RANGES = {code: (low, high) for code, _label, low, high in SCALE_BUCKETS}
 
-# Each sort ends with the primary key, so the order is total (keyset paging needs that).
-# Score: hot > warm > cold, newest first within a score ("score"); status: pipeline order,
-# newest first within a stage. The "-" sorts are the exact reverse order, so both walk the
-# same index (lead_score_rank_idx / lead_status_rank_idx, leads/0004), one backwards.
-SORTS = {
-    "-created": ("-created_at", "-pk"),
-    "created": ("created_at", "pk"),
-    "name": ("name", "pk"),
-    "-name": ("-name", "-pk"),
-    "company": ("company", "pk"),
-    "-company": ("-company", "-pk"),
-    "score": ("score_rank", "-created_at", "-pk"),
-    "-score": ("-score_rank", "created_at", "pk"),
-    "status": ("status_rank", "-created_at", "-pk"),
-    "-status": ("-status_rank", "created_at", "pk"),
-}
-SORT_CHOICES = (
-    ("-created", _("Newest first")),
-    ("created", _("Oldest first")),
-    ("name", _("Name A–Z")),
-    ("-name", _("Name Z–A")),
-    ("company", _("Company A–Z")),
-    ("-company", _("Company Z–A")),
-    ("score", _("Hottest first")),
-    ("-score", _("Coldest first")),
-    ("status", _("Pipeline order")),
-    ("-status", _("Pipeline order, reversed")),
-)
+# The ``?sort=`` values (each ends with the primary key: keyset paging needs a total
+# order) come with the list's columns: selector.staff.columns.
+SORTS, SORT_CHOICES = columns.SORTS, columns.SORT_CHOICES
 # Overdue and due today are open leads' next actions, as My day shows them: "today" is
 # what is still to come today (what is past is overdue), so the two never overlap.
 FOLLOW_UP_CHOICES = (

@@ -22,7 +22,7 @@ from selector.core.explain import FABRIC_SHORT
 from selector.core.htmx import HtmxHttpRequest
 from selector.domain import Fabric
 from selector.leads.models import Lead, NextActionKind, Score, Status
-from selector.staff import paging, permissions, queries, services
+from selector.staff import columns, paging, permissions, queries, services
 from selector.staff.access import staff_required
 from selector.staff.forms import BulkForm, LeadFilterForm, owner_choices
 
@@ -34,9 +34,11 @@ _ZERO_UUID = uuid.UUID(int=0)
 COUNT_CAP = 1_000
 
 
-# The columns the list shows (and the owner's name): the rest of the row, the big JSON
-# snapshot above all, stays in the database.
-LIST_COLUMNS = (*queries.ROW_COLUMNS, *queries.OWNER_NAME_COLUMNS)
+# The fields the list reads (the row's own, the owner's name, and what its columns show,
+# selector.staff.columns): the rest of the row, the big JSON snapshot above all, stays in
+# the database.
+LIST_FIELDS = tuple(dict.fromkeys((*queries.ROW_COLUMNS, *queries.OWNER_NAME_COLUMNS,
+                                   *columns.list_fields())))
 
 
 class CappedCount:
@@ -78,18 +80,19 @@ def lead_list(request: HtmxHttpRequest) -> HttpResponse:
     form = _filter_form(request, owner_choices(former=True) if is_manager else [])
     status = 200
     page = counted = None
-    sort = "-created"
+    sort = columns.DEFAULT_SORT
     if form.is_bound and not form.is_valid():
         status = 400
     else:
         cleaned = form.cleaned_data if form.is_bound else {}
-        sort = cleaned.get("sort") or "-created"
+        sort = cleaned.get("sort") or columns.DEFAULT_SORT
         qs = queries.filtered_leads(cleaned, request.user)
         counted = CappedCount(qs)
-        page = paging.page(counted.narrowed(qs).select_related("owner").only(*LIST_COLUMNS),
+        page = paging.page(counted.narrowed(qs).select_related("owner").only(*LIST_FIELDS),
                            queries.SORTS[sort], size=PAGE_SIZE,
                            after=request.GET.get("after"), before=request.GET.get("before"))
         _label_rows(page.object_list)
+        columns.list_cells(page.object_list)
     context = {
         "form": form,
         "page": page,
@@ -97,7 +100,7 @@ def lead_list(request: HtmxHttpRequest) -> HttpResponse:
         "query": _query_without(request, "after", "before"),
         "query_no_sort": _query_without(request, "after", "before", "sort"),
         "sort": sort,
-        "sort_links": _sort_links(request, sort),
+        "headers": columns.headers(sort, _query_without(request, "after", "before", "sort")),
         "count_cap": COUNT_CAP,
         "is_manager": is_manager,
         "can_export": permissions.can_export(request.user),
@@ -110,26 +113,6 @@ def lead_list(request: HtmxHttpRequest) -> HttpResponse:
     response = render(request, template, context, status=status)
     patch_vary_headers(response, ("HX-Request",))
     return response
-
-
-# Column -> (ascending sort, descending sort); the first click gives what a rep expects
-# first (newest, hottest, pipeline order, A–Z), the second the reverse.
-SORT_COLUMNS = {"created": ("-created", "created"), "name": ("name", "-name"),
-                "company": ("company", "-company"), "score": ("score", "-score"),
-                "status": ("status", "-status")}
-
-
-def _sort_links(request, sort: str) -> dict:
-    base = _query_without(request, "after", "before", "sort")
-    links = {}
-    for column, (first, second) in SORT_COLUMNS.items():
-        target = second if sort == first else first
-        state = "ascending" if sort == first else "descending" if sort == second else "none"
-        if column == "created":  # newest first is "descending" in time
-            state = {"ascending": "descending", "descending": "ascending"}.get(state, state)
-        links[column] = {"url": "?" + (base + "&" if base else "") + f"sort={target}",
-                         "state": state}
-    return links
 
 
 class _UnitText:
