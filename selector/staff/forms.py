@@ -484,12 +484,22 @@ class UUIDListField(forms.Field):
 
 
 class BulkForm(StaffForm):
+    """The lead list's bulk change: a status and/or an owner, for the ticked leads of the
+    page or for all that match the list's filter (a background job: selector.staff.bulk;
+    ``expected``, the count the page showed). "Lost" needs a reason per lead, so it is set
+    on the lead's page, not in bulk."""
+
     KEEP = ""
     UNASSIGN = "none"
+    SELECTED, ALL = "selected", "all"
 
-    leads = UUIDListField()
+    scope = forms.ChoiceField(required=False, choices=[(SELECTED, _("The selected leads")),
+                                                       (ALL, _("All that match the filter"))])
+    leads = UUIDListField(required=False)
+    expected = forms.IntegerField(required=False, min_value=0, widget=forms.HiddenInput)
     status = forms.ChoiceField(label=_("Set status"), required=False,
-                               choices=[("", _("Keep status"))] + Status.choices)
+                               choices=[("", _("Keep status"))] + [
+                                   c for c in Status.choices if c[0] != Status.LOST])
     owner = forms.ChoiceField(label=_("Set owner"), required=False)
 
     def __init__(self, data=None, *, owners=None, **kwargs):
@@ -500,8 +510,13 @@ class BulkForm(StaffForm):
 
     def clean(self):
         data = super().clean()
+        data["scope"] = data.get("scope") or self.SELECTED
         if not data.get("status") and not data.get("owner"):
             raise forms.ValidationError(_("Choose a status or an owner to set."))
+        if data["scope"] == self.SELECTED and not data.get("leads") \
+                and "leads" not in self.errors:
+            raise forms.ValidationError(_("Tick the leads to change, or choose all that "
+                                          "match the filter."))
         return data
 
     def owner_user(self):

@@ -8,7 +8,6 @@ import csv
 import io
 
 import pytest
-from django.urls import reverse
 from django.utils.html import format_html
 
 from selector.staff import columns, export, forms, queries
