@@ -186,3 +186,21 @@ def test_bad_requests_queue_nothing(client, manager, db, data):
     assert response.status_code == 302
     assert not Handover.objects.exists()
     assert Lead.objects.filter(status="new").count() == 1
+
+
+def test_a_rep_ticks_and_changes_his_own_leads_on_the_page(client, sales, sales2, db):
+    mine, colleagues = make_lead(owner=sales), make_lead(owner=sales2)
+    login(client, sales)
+    listing = client.get(URL).content.decode()
+    assert f'name="leads" value="{mine.public_id}"' in listing
+    assert f'name="leads" value="{colleagues.public_id}"' not in listing
+    assert '<option value="none">' in listing and f'value="{sales2.pk}"' not in listing
+    response = client.post(reverse("staff:lead_bulk"), {
+        "leads": [str(mine.public_id)], "status": "qualified", "next_query": ""})
+    assert response.status_code == 302
+    assert Lead.objects.get(pk=mine.pk).status == "qualified"
+    # A colleague's lead among them refuses the whole change.
+    refused = client.post(reverse("staff:lead_bulk"), {
+        "leads": [str(mine.public_id), str(colleagues.public_id)], "status": "won"})
+    assert refused.status_code == 403
+    assert [lead.status for lead in Lead.objects.order_by("pk")] == ["qualified", "new"]
