@@ -204,3 +204,18 @@ def test_a_rep_ticks_and_changes_his_own_leads_on_the_page(client, sales, sales2
         "leads": [str(mine.public_id), str(colleagues.public_id)], "status": "won"})
     assert refused.status_code == 403
     assert [lead.status for lead in Lead.objects.order_by("pk")] == ["qualified", "new"]
+
+
+def test_the_progress_page_shows_how_far_a_running_job_got(client, manager, db):
+    job = Handover.objects.create(kind="bulk", actor=manager, status="running", total=120,
+                                  done=50, skipped=2, new_status="qualified",
+                                  filters={"source": ["expo"]})
+    login(client, manager)
+    page = client.get(reverse("staff:bulk_job", args=[job.pk])).content.decode()
+    assert "已处理 50 / 120 条线索" in page and 'value="50"' in page
+    assert "2 条线索未修改" in page and 'http-equiv="refresh"' in page
+    assert "状态：已确认需求" in page
+    assert 'href="/staff/leads/?source=expo"' in page
+    # A hand-over's row is not a bulk job's page.
+    other = Handover.objects.create(actor=manager, status="done")
+    assert client.get(reverse("staff:bulk_job", args=[other.pk])).status_code == 404
