@@ -72,11 +72,6 @@ def matching_leads(filters: dict[str, list[str]], user, now) -> QuerySet[Lead]:
     return (qs if scope is None else qs.filter(scope)).order_by("pk")
 
 
-def matching_count(filters: dict[str, list[str]], user) -> int:
-    """How many leads a bulk job queued now would change: one COUNT."""
-    return matching_leads(filters, user, timezone.now()).count()
-
-
 def bulk_job_start(*, actor, filters: dict[str, list[str]], status: str = "", owner=None,
                    set_owner: bool = False, expected: int | None = None) -> Handover:
     """Queue the bulk change of every lead matching ``filters`` (status and/or owner;
