@@ -137,3 +137,14 @@ def contact_scope(user, now=None) -> Q | None:
         return Q(pk__in=[])
     revealed = _reveals(user, now).values("lead_id")
     return Q(owner_id=user.pk) | Q(pk__in=revealed)
+
+
+def workable_scope(user) -> Q | None:
+    """The leads ``user`` may work on (permissions.can_work_on) as a filter: None for all
+    of them (a manager), a rep's own leads, nothing for anyone else. A bulk change on "all
+    that match" is cut to this, so a rep's filter cannot reach a colleague's leads."""
+    if permissions.is_manager(user) and user.has_perm(permissions.CHANGE):
+        return None
+    if not permissions.can_bulk_change(user):
+        return Q(pk__in=[])
+    return Q(owner_id=user.pk)

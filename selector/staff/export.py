@@ -32,14 +32,10 @@ produced (the export log records it).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 
 from django.utils import timezone, translation
-from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
-from selector.core.explain import FABRIC_SHORT
-from selector.core.money import yuan_text
 from selector.core.spreadsheet import (  # noqa: F401 (re-exported: quotes and the tests)
     DANGEROUS_PREFIXES,
     csv_lines,
@@ -48,96 +44,42 @@ from selector.core.spreadsheet import (  # noqa: F401 (re-exported: quotes and t
     unneutralise_csv,
     xlsx_parts,
 )
-from selector.domain import Fabric
-from selector.leads.models import LostReason, NextActionKind, Score, Status, Timeline
-from selector.leads.validators import phone_text
+from selector.staff.columns import EXPORT_COLUMNS, export_context
 
 CHUNK_SIZE = 2000
 
-COLUMNS = (
-    ("report_number", _("Report number")),
-    ("created_at", pgettext_lazy("staff: when the lead was created", "Created")),
-    ("name", _("Name")),
-    ("company", _("Company")),
-    ("role", _("Job role")),
-    ("phone", _("Phone")),
-    ("email", _("E-mail")),
-    ("wechat", _("WeChat ID")),
-    ("timeline", _("Project timeline")),
-    ("gpus", _("Total GPUs")),
-    ("recommendation", pgettext_lazy("staff", "Recommendation")),
-    ("rule", _("Rule")),
-    ("score", _("Score")),
-    ("status", _("Status")),
-    ("deal_value", _("Deal value")),
-    ("lost_reason", _("Lost because")),
-    ("next_action_kind", _("Next action")),
-    ("first_contact_at", _("First contact at")),
-    ("owner__username", _("Owner")),
-    ("language", _("Language")),
-    ("utm_source", "utm_source"),
-    ("utm_medium", "utm_medium"),
-    ("utm_campaign", "utm_campaign"),
-    ("message", _("Message")),
-)
-# Read for a column without one of their own (the next action's due time and note).
-EXTRA_FIELDS = ("next_action_due", "next_action_note")
-FIELDS = (*(name for name, _label in COLUMNS), *EXTRA_FIELDS)
-# Left empty on the leads whose contact the exporting user does not see (the queryset's
-# ``contact_shown`` annotation: selector.staff.views.exports).
-CONTACT_FIELDS = frozenset({"phone", "email", "wechat"})
+# (field, header label) of each exported column, in the file's order
+# (selector.staff.columns.EXPORT_COLUMNS).
+COLUMNS = tuple((column.field, column.label) for column in EXPORT_COLUMNS)
+FIELDS = tuple(dict.fromkeys(
+    name for column in EXPORT_COLUMNS for name in (column.field, *column.reads)))
 
 
 def header() -> list[str]:
-    return [str(label) for _name, label in COLUMNS]
+    return [str(column.label) for column in EXPORT_COLUMNS]
 
 
 def rows(queryset) -> Iterator[list]:
-    """Export rows (text cells, GPU count as int) in the active language."""
-    choices: dict[str, Mapping[str, object]] = {
-        "status": dict(Status.choices), "score": dict(Score.choices),
-        "timeline": dict(Timeline.choices), "lost_reason": dict(LostReason.choices),
-        "recommendation": {f.value: FABRIC_SHORT[f] for f in Fabric},
-    }
-    labels = {k: {code: str(v) for code, v in m.items()} for k, m in choices.items()}
-    index = {name: i for i, name in enumerate(FIELDS)}
-    tz = timezone.get_current_timezone()
+    """Export rows (text cells, GPU count as int) in the active language. A lead whose
+    contact the exporting user does not see (the queryset's ``contact_shown`` annotation:
+    selector.staff.views.exports) has its contact columns empty."""
+    ctx = export_context(timezone.get_current_timezone())
     scoped = "contact_shown" in queryset.query.annotations
     fields = (*FIELDS, "contact_shown") if scoped else FIELDS
     for values in queryset.values_list(*fields).iterator(chunk_size=CHUNK_SIZE):
-        row = []
-        hidden = scoped and not values[-1]
-        for name, _label in COLUMNS:
-            value = values[index[name]]
-            if hidden and name in CONTACT_FIELDS:
+        row_values = dict(zip(fields, values, strict=True))
+        hidden = scoped and not row_values["contact_shown"]
+        row: list = []
+        for column in EXPORT_COLUMNS:
+            value: object
+            if hidden and column.contact:
                 value = ""
-            elif name in ("created_at", "first_contact_at"):
-                value = value.astimezone(tz).strftime("%Y-%m-%d %H:%M") if value else ""
-            elif name == "deal_value":
-                value = yuan_text(value) if value is not None else ""
-            elif name == "next_action_kind":
-                value = _next_action(value, values[index["next_action_due"]],
-                                     values[index["next_action_note"]], tz)
-            elif name in labels:
-                value = labels[name].get(value, value)
-            elif name == "gpus":
-                value = int(value) if isinstance(value, int | float) else ""
-            elif name == "phone":
-                value = phone_text(value or "")
+            elif column.export is not None:
+                value = column.export(row_values, ctx)
+            else:
+                value = row_values[column.field]
             row.append("" if value is None else value)
         yield row
-
-
-def _next_action(kind: str, due, note: str, tz) -> str:
-    """"电话 · 2026-12-04 10:00 · note" (the kind's label first: never a formula)."""
-    if not kind and due is None:
-        return ""
-    parts = [str(dict(NextActionKind.choices).get(kind, kind))]
-    if due is not None:
-        parts.append(due.astimezone(tz).strftime("%Y-%m-%d %H:%M"))
-    if note:
-        parts.append(note)
-    return " · ".join(parts)
 
 
 def csv_chunks(queryset, on_done: Callable[[int], None] | None = None) -> Iterator[bytes]:

@@ -17,7 +17,7 @@ from django.utils.translation import ngettext, pgettext_lazy
 
 from selector.core.explain import FABRIC_SHORT
 from selector.leads.models import Lead, LostReason, NextActionKind, Score, Status
-from selector.staff import lockout, mfa, permissions
+from selector.staff import columns, lockout, mfa, permissions
 from selector.staff.models import StaffProfile
 from selector.staff.outcomes import ACTIVITY_OUTCOMES
 
@@ -35,34 +35,9 @@ SCALE_BUCKETS = (
 )
 SCALE_RANGES = {code: (low, high) for code, _label, low, high in SCALE_BUCKETS}
 
-# Each sort ends with the primary key, so the order is total (keyset paging needs that).
-# Score: hot > warm > cold, newest first within a score ("score"); status: pipeline order,
-# newest first within a stage. The "-" sorts are the exact reverse order, so both walk the
-# same index (lead_score_rank_idx / lead_status_rank_idx, leads/0004), one backwards.
-SORTS = {
-    "-created": ("-created_at", "-pk"),
-    "created": ("created_at", "pk"),
-    "name": ("name", "pk"),
-    "-name": ("-name", "-pk"),
-    "company": ("company", "pk"),
-    "-company": ("-company", "-pk"),
-    "score": ("score_rank", "-created_at", "-pk"),
-    "-score": ("-score_rank", "created_at", "pk"),
-    "status": ("status_rank", "-created_at", "-pk"),
-    "-status": ("-status_rank", "created_at", "pk"),
-}
-SORT_CHOICES = (
-    ("-created", _("Newest first")),
-    ("created", _("Oldest first")),
-    ("name", _("Name A–Z")),
-    ("-name", _("Name Z–A")),
-    ("company", _("Company A–Z")),
-    ("-company", _("Company Z–A")),
-    ("score", _("Hottest first")),
-    ("-score", _("Coldest first")),
-    ("status", _("Pipeline order")),
-    ("-status", _("Pipeline order, reversed")),
-)
+# The ``?sort=`` values (each ends with the primary key: keyset paging needs a total
+# order) come with the list's columns: selector.staff.columns.
+SORTS, SORT_CHOICES = columns.SORTS, columns.SORT_CHOICES
 # Overdue and due today are open leads' next actions, as My day shows them: "today" is
 # what is still to come today (what is past is overdue), so the two never overlap.
 FOLLOW_UP_CHOICES = (
@@ -509,12 +484,22 @@ class UUIDListField(forms.Field):
 
 
 class BulkForm(StaffForm):
+    """The lead list's bulk change: a status and/or an owner, for the ticked leads of the
+    page or for all that match the list's filter (a background job: selector.staff.bulk;
+    ``expected``, the count the page showed). "Lost" needs a reason per lead, so it is set
+    on the lead's page, not in bulk."""
+
     KEEP = ""
     UNASSIGN = "none"
+    SELECTED, ALL = "selected", "all"
 
-    leads = UUIDListField()
+    scope = forms.ChoiceField(required=False, choices=[(SELECTED, _("The selected leads")),
+                                                       (ALL, _("All that match the filter"))])
+    leads = UUIDListField(required=False)
+    expected = forms.IntegerField(required=False, min_value=0, widget=forms.HiddenInput)
     status = forms.ChoiceField(label=_("Set status"), required=False,
-                               choices=[("", _("Keep status"))] + Status.choices)
+                               choices=[("", _("Keep status"))] + [
+                                   c for c in Status.choices if c[0] != Status.LOST])
     owner = forms.ChoiceField(label=_("Set owner"), required=False)
 
     def __init__(self, data=None, *, owners=None, **kwargs):
@@ -525,8 +510,13 @@ class BulkForm(StaffForm):
 
     def clean(self):
         data = super().clean()
+        data["scope"] = data.get("scope") or self.SELECTED
         if not data.get("status") and not data.get("owner"):
             raise forms.ValidationError(_("Choose a status or an owner to set."))
+        if data["scope"] == self.SELECTED and not data.get("leads") \
+                and "leads" not in self.errors:
+            raise forms.ValidationError(_("Tick the leads to change, or choose all that "
+                                          "match the filter."))
         return data
 
     def owner_user(self):

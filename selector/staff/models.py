@@ -111,10 +111,22 @@ class ExportLog(models.Model):
 
 
 class Handover(models.Model):
-    """"All open leads of one person to another", as one background job (a rep who leaves,
-    a change of territory): selector.staff.services.handover_start queues it, the task
-    worker moves the leads in batches (staff.tasks.run_handover), ``done`` of ``total``
-    shows its progress, and the new owner gets one summary message."""
+    """A change to many leads as one background job, with its progress (``done`` of
+    ``total``) and one summary message per person it concerns:
+
+    - **hand-over** (``kind`` "handover"): all open leads of one person to another (a rep
+      who leaves, a change of territory): selector.staff.services.handover_start queues it,
+      the task worker moves the leads in batches (staff.tasks.run_handover), and the new
+      owner gets one summary message;
+    - **bulk** ("bulk"): the lead list's bulk change (a status and/or an owner) on all
+      leads that match the list's filter (``filters``, the list's query parameters), not
+      only one page (selector.staff.bulk): each lead changed by the services, as its
+      ``actor`` may; ``last_pk`` is how far it got, ``skipped`` the leads it left as they
+      were (changed meanwhile, or not the actor's to change)."""
+
+    class Kind(models.TextChoices):
+        HANDOVER = "handover", _("Hand-over")
+        BULK = "bulk", _("Bulk change")
 
     class Status(models.TextChoices):
         QUEUED = "queued", _("Queued")
@@ -122,6 +134,8 @@ class Handover(models.Model):
         DONE = "done", _("Done")
         FAILED = "failed", _("Failed")
 
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices,
+                            default=Kind.HANDOVER)
     from_user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL,
                                   null=True, related_name="+", verbose_name=_("previous owner"))
     to_user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL,
@@ -132,6 +146,12 @@ class Handover(models.Model):
                               default=Status.QUEUED)
     total = models.PositiveIntegerField(_("open leads"), default=0)
     done = models.PositiveIntegerField(_("leads moved"), default=0)
+    # A bulk change: the list's filter, what to set, how far it got.
+    filters = models.JSONField(_("filters"), default=dict, blank=True)
+    new_status = models.CharField(_("set status"), max_length=20, blank=True)
+    set_owner = models.BooleanField(_("set owner"), default=False)  # to_user (None: nobody)
+    last_pk = models.BigIntegerField(default=0, editable=False)
+    skipped = models.PositiveIntegerField(_("leads left as they were"), default=0)
     created_at = models.DateTimeField(_("at"), auto_now_add=True)
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
 

@@ -107,7 +107,14 @@ def can_export(user) -> bool:
 
 
 def can_bulk_edit(user) -> bool:
+    """Bulk changes on any lead, and hand-overs: managers."""
     return is_manager(user) and user.has_perm(CHANGE)
+
+
+def can_bulk_change(user) -> bool:
+    """The lead list's bulk change: managers on any lead, reps on the leads they may work
+    on (their own: access.workable_scope), each lead still checked by the services."""
+    return is_staff_member(user) and user.has_perm(CHANGE)
 
 
 def can_approve_quotes(user) -> bool:

@@ -23,7 +23,7 @@ from selector.core.explain import FABRIC_SHORT
 from selector.domain import Fabric
 from selector.leads.models import OPEN_STATUSES, Lead
 from selector.leads.search import grams_of, search_term, search_text, short_text
-from selector.staff import permissions
+from selector.staff import columns, permissions
 from selector.staff.access import contact_scope
 from selector.staff.forms import OWNER_MINE, OWNER_NONE, SCALE_RANGES, SORTS, STATUS_OPEN
 from selector.wizard.models import WizardSession
@@ -32,9 +32,9 @@ from selector.wizard.steps import STEPS
 # Shorter search terms match the beginning of name / company only (see filtered_leads).
 SEARCH_ANYWHERE_MIN = 3
 REPORT_NUMBER = re.compile(r"NS-\d{8}-[0-9A-Z]{6}")
-# Filter fields that select one value of a column: form field -> column.
-EXACT_FILTERS = {"status": "status", "score": "score", "recommendation": "recommendation",
-                 "language": "language", "source": "utm_source", "campaign": "utm_campaign"}
+# Filter fields that select one value of a column: form field -> column
+# (selector.staff.columns, with the columns they filter).
+EXACT_FILTERS = columns.EXACT_FILTERS
 
 
 def day_start(day: dt.date) -> dt.datetime:

@@ -46,7 +46,6 @@ REASON_MAX_LENGTH = 300
 DEAL_VALUE_MAX = Decimal("999999999999.99")
 
 
-
 class AlreadyTaken(Exception):
     """A rep tried to take a lead a colleague owns (they are told who)."""
 
@@ -102,7 +101,7 @@ def _mark_contacted(lead: Lead, actor, now) -> list[str]:
 
 def lead_change_status(*, lead: Lead, status: str, actor, lost_reason: str = "",
                        note: str = "", deal_value: Decimal | None = None,
-                       version: int | None = None) -> Lead:
+                       version: int | None = None, audit: dict | None = None) -> Lead:
     """Move a lead in the pipeline. "lost" needs a reason from LostReason (and a note when
     the reason is "other"); "won" takes an optional deal value in CNY. Closing a lead
     clears its next action. Leaving "won" clears the deal value; the event keeps it
@@ -152,7 +151,7 @@ def lead_change_status(*, lead: Lead, status: str, actor, lost_reason: str = "",
         if note:
             data["note"] = note
         LeadEvent.objects.create(lead=lead, kind=LeadEvent.Kind.STATUS_CHANGED, actor=actor,
-                                 data=data)
+                                 data={**data, **(audit or {})})
     return lead
 
 
@@ -223,7 +222,7 @@ def lead_set_next_action(*, lead: Lead, actor, kind: str, due, note: str = "",
 
 
 def lead_assign(*, lead: Lead, owner, actor, version: int | None = None,
-                notify: bool = True) -> Lead:
+                notify: bool = True, audit: dict | None = None) -> Lead:
     """Set the owner (None: unassigned). Owners must themselves be staff members. A rep
     taking a lead a colleague already owns gets AlreadyTaken (who has it), not a bare
     refusal. The new owner is told (group robot with an @mention, e-mail) unless they
@@ -246,7 +245,7 @@ def lead_assign(*, lead: Lead, owner, actor, version: int | None = None,
         event = LeadEvent.objects.create(
             lead=lead, kind=LeadEvent.Kind.OWNER_CHANGED, actor=actor,
             data={"from": old.get_username() if old else None,
-                  "to": owner.get_username() if owner else None})
+                  "to": owner.get_username() if owner else None, **(audit or {})})
         if notify and owner is not None and owner.pk != actor.pk:
             public_id, owner_pk, event_pk = str(lead.public_id), owner.pk, event.pk
             transaction.on_commit(
@@ -323,30 +322,45 @@ def lead_delete_on_request(*, lead: Lead, actor, reason: str) -> LeadDeletion:
     return record
 
 
+def lead_bulk_change(*, lead: Lead, actor, status: str | None = None, owner=None,
+                     set_owner: bool = False, version: int | None = None,
+                     audit: dict | None = None) -> tuple[bool, int | None]:
+    """One lead of a bulk change: status (lead_change_status), then owner (lead_assign, no
+    message: a bulk change tells each person once), in one transaction. ``audit``: more
+    for the events' data. Returns (changed, the owner_changed event's pk if any)."""
+    touched, event_pk = False, None
+    with transaction.atomic():
+        if status:
+            before = lead.status
+            lead = lead_change_status(lead=lead, status=status, actor=actor, version=version,
+                                      audit=audit)
+            touched = before != lead.status
+        if set_owner:
+            before_owner = lead.owner_id
+            lead = lead_assign(lead=lead, owner=owner, actor=actor, notify=False,
+                               version=None if version is None else lead.version, audit=audit)
+            if before_owner != lead.owner_id:
+                touched = True
+                event_pk = (lead.events.filter(kind=LeadEvent.Kind.OWNER_CHANGED)
+                            .values_list("pk", flat=True).last())
+                assert event_pk is not None  # lead_assign just wrote it
+    return touched, event_pk
+
+
 def leads_bulk_update(*, leads, actor, status: str | None = None, owner=None,
                       set_owner: bool = False) -> int:
-    """Managers: change status and/or owner of many leads, one event per changed lead.
-    Returns how many leads changed."""
-    if not permissions.can_bulk_edit(actor):
+    """Status and/or owner of many leads, all or nothing (permissions.can_bulk_change; each
+    lead checked by the services), one event per changed lead. Returns how many changed."""
+    if not permissions.can_bulk_change(actor):
         raise PermissionDenied
     changed = 0
     assigned: list[tuple[str, int]] = []  # (public id, owner_changed event) newly the owner's
     with transaction.atomic():
         for lead in leads:
-            touched = False
-            if status:
-                before = lead.status
-                lead = lead_change_status(lead=lead, status=status, actor=actor)
-                touched = before != lead.status
-            if set_owner:
-                before_owner = lead.owner_id
-                lead = lead_assign(lead=lead, owner=owner, actor=actor, notify=False)
-                if before_owner != lead.owner_id:
-                    touched = True
-                    event_pk = (lead.events.filter(kind=LeadEvent.Kind.OWNER_CHANGED)
-                                .values_list("pk", flat=True).last())
-                    assert event_pk is not None  # lead_assign just wrote it
-                    assigned.append((str(lead.public_id), event_pk))
+            touched, event_pk = lead_bulk_change(lead=lead, actor=actor, status=status,
+                                                 owner=owner, set_owner=set_owner)
+            if event_pk is not None:
+                assigned.append((str(lead.public_id), event_pk))
             changed += touched
         if assigned and owner is not None and owner.pk != actor.pk:
             # One message to the new owner for the whole change, not one per lead.

@@ -31,6 +31,7 @@ urlpatterns = [
     path("", my_day.my_day, name="my_day"),
     path("leads/", lead_list.lead_list, name="lead_list"),
     path("leads/bulk/", lead_list.lead_bulk, name="lead_bulk"),
+    path("leads/bulk/<int:pk>/", handover.bulk_job, name="bulk_job"),
     path("leads/export.csv", exports.export_csv, name="export_csv"),
     path("leads/export.xlsx", exports.export_xlsx, name="export_xlsx"),
     path("leads/<uuid:public_id>/", lead_page.lead_detail, name="lead_detail"),

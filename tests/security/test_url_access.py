@@ -95,6 +95,8 @@ EXPECTED: dict[str, dict] = {
     # progress.
     "staff:handover": {A: 302, O: 404, S: 403, M: 200},
     "staff:handover_status": {A: 302, O: 404, S: 403, M: 200},
+    # A bulk change's progress: whoever started it (here the rep) and managers.
+    "staff:bulk_job": {A: 302, O: 404, S: 200, M: 200},
     "staff:lead_activity": {"all": 405},
     "staff:lead_next_action": {"all": 405},
     "staff:lead_take": {"all": 405},
@@ -170,6 +172,8 @@ def world(db, content):
 
     lead.handover = Handover.objects.create(actor=users["manager"], from_user=users["sales"],
                                             to_user=users["manager"], status="done")
+    lead.bulk_job = Handover.objects.create(kind="bulk", actor=users["sales"], status="done",
+                                            new_status="contacted")
     return users, lead
 
 
@@ -189,6 +193,7 @@ def _url(name: str, lead) -> str:
         "reports:customer_web": {"token": links.make_token(lead)},
         "staff:duplicate_dismiss": {"public_id": lead.public_id, "flag_id": 1},
         "staff:handover_status": {"pk": lead.handover.pk},
+        "staff:bulk_job": {"pk": lead.bulk_job.pk},
         "staff:password_reset_confirm": {"uidb64": "MQ", "token": "set-password"},
     }.get(name)
     if name.startswith("quotes:"):

@@ -7,9 +7,9 @@ import uuid
 from datetime import datetime
 
 from django.contrib import messages
-from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
@@ -17,13 +17,14 @@ from django.utils.timesince import TIME_STRINGS, timesince
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
+from django_htmx.http import HttpResponseClientRedirect
 
 from selector.core.explain import FABRIC_SHORT
 from selector.core.htmx import HtmxHttpRequest
 from selector.domain import Fabric
 from selector.leads.models import Lead, NextActionKind, Score, Status
-from selector.staff import paging, permissions, queries, services
-from selector.staff.access import staff_required
+from selector.staff import bulk, columns, paging, permissions, queries, services
+from selector.staff.access import staff_required, workable_scope
 from selector.staff.forms import BulkForm, LeadFilterForm, owner_choices
 
 PAGE_SIZE = 50
@@ -34,9 +35,11 @@ _ZERO_UUID = uuid.UUID(int=0)
 COUNT_CAP = 1_000
 
 
-# The columns the list shows (and the owner's name): the rest of the row, the big JSON
-# snapshot above all, stays in the database.
-LIST_COLUMNS = (*queries.ROW_COLUMNS, *queries.OWNER_NAME_COLUMNS)
+# The fields the list reads (the row's own, the owner's name, and what its columns show,
+# selector.staff.columns): the rest of the row, the big JSON snapshot above all, stays in
+# the database.
+LIST_FIELDS = tuple(dict.fromkeys((*queries.ROW_COLUMNS, *queries.OWNER_NAME_COLUMNS,
+                                   *columns.list_fields())))
 
 
 class CappedCount:
@@ -78,18 +81,23 @@ def lead_list(request: HtmxHttpRequest) -> HttpResponse:
     form = _filter_form(request, owner_choices(former=True) if is_manager else [])
     status = 200
     page = counted = None
-    sort = "-created"
+    can_bulk = permissions.can_bulk_change(request.user)
+    total = 0
+    sort = columns.DEFAULT_SORT
     if form.is_bound and not form.is_valid():
         status = 400
     else:
         cleaned = form.cleaned_data if form.is_bound else {}
-        sort = cleaned.get("sort") or "-created"
+        sort = cleaned.get("sort") or columns.DEFAULT_SORT
         qs = queries.filtered_leads(cleaned, request.user)
         counted = CappedCount(qs)
-        page = paging.page(counted.narrowed(qs).select_related("owner").only(*LIST_COLUMNS),
+        page = paging.page(counted.narrowed(qs).select_related("owner").only(*LIST_FIELDS),
                            queries.SORTS[sort], size=PAGE_SIZE,
                            after=request.GET.get("after"), before=request.GET.get("before"))
         _label_rows(page.object_list)
+        columns.list_cells(page.object_list)
+        if can_bulk and page.object_list:
+            total = bulk_total(qs, counted, request.user)
     context = {
         "form": form,
         "page": page,
@@ -97,12 +105,13 @@ def lead_list(request: HtmxHttpRequest) -> HttpResponse:
         "query": _query_without(request, "after", "before"),
         "query_no_sort": _query_without(request, "after", "before", "sort"),
         "sort": sort,
-        "sort_links": _sort_links(request, sort),
+        "headers": columns.headers(sort, _query_without(request, "after", "before", "sort")),
         "count_cap": COUNT_CAP,
         "is_manager": is_manager,
         "can_export": permissions.can_export(request.user),
-        "bulk_form": BulkForm(owners=owners) if permissions.can_bulk_edit(request.user)
-        else None,
+        "bulk_form": BulkForm(owners=owners) if can_bulk else None,
+        "bulk_total": total,
+        "bulk_mine_only": workable_scope(request.user) is not None,
     }
     template = "staff/lead_list.html"
     if request.htmx and not request.htmx.history_restore_request:
@@ -110,26 +119,6 @@ def lead_list(request: HtmxHttpRequest) -> HttpResponse:
     response = render(request, template, context, status=status)
     patch_vary_headers(response, ("HX-Request",))
     return response
-
-
-# Column -> (ascending sort, descending sort); the first click gives what a rep expects
-# first (newest, hottest, pipeline order, A–Z), the second the reverse.
-SORT_COLUMNS = {"created": ("-created", "created"), "name": ("name", "-name"),
-                "company": ("company", "-company"), "score": ("score", "-score"),
-                "status": ("status", "-status")}
-
-
-def _sort_links(request, sort: str) -> dict:
-    base = _query_without(request, "after", "before", "sort")
-    links = {}
-    for column, (first, second) in SORT_COLUMNS.items():
-        target = second if sort == first else first
-        state = "ascending" if sort == first else "descending" if sort == second else "none"
-        if column == "created":  # newest first is "descending" in time
-            state = {"ascending": "descending", "descending": "ascending"}.get(state, state)
-        links[column] = {"url": "?" + (base + "&" if base else "") + f"sort={target}",
-                         "state": state}
-    return links
 
 
 class _UnitText:
@@ -200,21 +189,51 @@ OPEN = {s.value for s in Status if s not in (Status.WON, Status.LOST)}
 
 @require_POST
 @staff_required
-def lead_bulk(request: HttpRequest) -> HttpResponse:
-    if not permissions.can_bulk_edit(request.user):
+def lead_bulk(request: HtmxHttpRequest) -> HttpResponse:
+    """The bulk change: the ticked leads at once (all or nothing), or all that match the
+    list's filter as one background job (selector.staff.bulk), whose progress page
+    follows (an htmx post is sent there with HX-Redirect)."""
+    if not permissions.can_bulk_change(request.user):
         raise PermissionDenied
-    form = BulkForm(request.POST)
-    back = reverse("staff:lead_list") + ("?" + request.POST["next_query"][:2000]
-                                         if request.POST.get("next_query") else "")
+    form = BulkForm(request.POST, owners=None if permissions.is_manager(request.user) else [])
+    next_query = request.POST.get("next_query", "")[:2000]
+    back = reverse("staff:lead_list") + ("?" + next_query if next_query else "")
     if not form.is_valid():
         for error in form.errors.values():
             messages.error(request, " ".join(str(message) for message in error))
-        return redirect(back)
-    leads = list(Lead.objects.filter(public_id__in=form.cleaned_data["leads"])
-                 .select_related("owner"))
+        return _go(request, back)
     owner_choice = form.cleaned_data.get("owner")
-    changed = services.leads_bulk_update(
-        leads=leads, actor=request.user, status=form.cleaned_data.get("status") or None,
-        owner=form.owner_user(), set_owner=bool(owner_choice))
+    change = {"status": form.cleaned_data.get("status") or "", "owner": form.owner_user(),
+              "set_owner": bool(owner_choice)}
+    try:
+        if form.cleaned_data["scope"] == BulkForm.ALL:
+            job = bulk.bulk_job_start(actor=request.user, filters=bulk.filter_params(next_query),
+                                      expected=form.cleaned_data.get("expected"), **change)
+            return _go(request, reverse("staff:bulk_job", args=[job.pk]))
+        leads = list(Lead.objects.filter(public_id__in=form.cleaned_data["leads"])
+                     .select_related("owner"))
+        changed = services.leads_bulk_update(leads=leads, actor=request.user,
+                                             status=change["status"] or None,
+                                             owner=change["owner"],
+                                             set_owner=change["set_owner"])
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+        return _go(request, back)
     messages.success(request, _("%(count)s leads changed.") % {"count": changed})
-    return redirect(back)
+    return _go(request, back)
+
+
+def _go(request: HtmxHttpRequest, url: str) -> HttpResponse:
+    """After the bulk form: the page ``url``, the whole page for an htmx post too."""
+    if request.htmx:
+        return HttpResponseClientRedirect(url)
+    return HttpResponseRedirect(url)
+
+
+def bulk_total(qs, counted: CappedCount, user) -> int:
+    """N of the bulk form's "all N leads that match this filter": the probe's count when
+    it is exact and covers what the user may change (a manager), else one COUNT."""
+    scope = workable_scope(user)
+    if scope is None and not counted.capped:
+        return counted.count
+    return (qs if scope is None else qs.filter(scope)).order_by().count()
