@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('staff', '0014_handover'),
+        ('staff', '0015_handover_bulk_columns'),
     ]
 
     operations = [
