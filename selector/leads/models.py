@@ -463,7 +463,7 @@ class RoutingRule(models.Model):
     rule is active at a time (a partial unique constraint); without an active rule new
     leads stay in the pool. ``return_after_hours``: an open lead its owner has not touched
     (no activity, note or status change) for this many working hours (the team's
-    calendar) returns to the pool at the next tick (selector.staff.tasks.return_to_pool);
+    calendar) returns to the pool at the next tick (selector.staff.sweeps.return_to_pool);
     empty means never. ``last_owner`` is the round robin's cursor, moved under the rule's
     row lock (selector.leads.routing)."""
 

@@ -29,7 +29,7 @@ from django.views.decorators.http import require_http_methods
 from selector.core.ratelimit import count_hit
 from selector.core.request import client_ip
 from selector.core.siteurl import site_url
-from selector.staff import permissions, tasks
+from selector.staff import messaging, permissions
 from selector.staff.access import staff_required
 from selector.staff.forms import ProfileForm
 
@@ -104,7 +104,7 @@ password_change = staff_required(never_cache(_PasswordChangeView.as_view()))
 @staff_required
 @never_cache
 def account(request: HttpRequest) -> HttpResponse:
-    profile = tasks.profile(request.user)
+    profile = messaging.profile(request.user)
     form = ProfileForm(request.POST or None, instance=profile)
     if request.method == "POST" and form.is_valid():
         form.save()

@@ -38,9 +38,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from selector.core.siteurl import site_url
-from selector.leads import notify
+from selector.leads import notify, people
 from selector.leads.models import Lead, LeadEvent, Status
-from selector.staff import permissions, queries, services, tasks
+from selector.staff import messaging, permissions, queries, services, tasks
 from selector.staff.access import workable_scope
 from selector.staff.forms import LeadFilterForm
 from selector.staff.models import Handover
@@ -182,9 +182,9 @@ def _tell(job: Handover, actor, owner) -> None:
             continue
         affected.setdefault(user.pk, (user, []))[1].append(lead_id)
     for person, lead_ids in affected.values():
-        with translation.override(tasks.profile(person).language):
+        with translation.override(messaging.profile(person).language):
             message = _changed_message(job, actor, owner, person, lead_ids)
-        tasks._send(person, message, message.title)
+        messaging.send(person, message, message.title)
 
 
 def change_text(job: Handover, owner) -> list[str]:
@@ -199,10 +199,10 @@ def change_text(job: Handover, owner) -> list[str]:
 
 
 def _changed_message(job: Handover, actor, owner, user, lead_ids: list[int]):
-    mobiles, names = tasks._mention([user])
+    mention = people.mentions([user])
     leads = list(Lead.objects.filter(pk__in=lead_ids).order_by("-score_rank", "created_at")
                  [:SUMMARY_LINES])
-    lines = [" · ".join(change_text(job, owner)), *(tasks._lead_line(lead) for lead in leads)]
+    lines = [" · ".join(change_text(job, owner)), *(messaging.lead_line(lead) for lead in leads)]
     if len(lead_ids) > len(leads):
         lines.append(_("… and %(count)s more.") % {"count": len(lead_ids) - len(leads)})
     with translation.override(settings.LANGUAGE_CODE):
@@ -210,5 +210,5 @@ def _changed_message(job: Handover, actor, owner, user, lead_ids: list[int]):
     return notify.Message(
         title=_("%(actor)s changed %(count)s of your leads") % {
             "actor": permissions.display_name(actor), "count": len(lead_ids)},
-        lines=tuple(lines), link=link, link_text=_("Open the lead list"), mobiles=mobiles,
-        names=names, event="lead.bulk_changed", facts={"count": len(lead_ids)})
+        lines=tuple(lines), link=link, link_text=_("Open the lead list"), **mention,
+        event="lead.bulk_changed", facts={"count": len(lead_ids)})

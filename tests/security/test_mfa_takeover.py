@@ -18,7 +18,7 @@ from django.utils import translation
 from django_otp.plugins.otp_static.models import StaticToken
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
-from selector.staff import mfa, tasks
+from selector.staff import messaging, mfa, tasks
 from selector.staff.permissions import MANAGERS_GROUP
 from tests.staff.conftest import PASSWORD, make_user
 from tests.staff.test_mfa import code
@@ -29,7 +29,7 @@ MFA_PAGE = "/en/staff/mfa/"
 
 def _notice(kind: str, user) -> str:
     """The subject of the notice ``kind`` in the user's language (Chinese by default)."""
-    with translation.override(tasks.profile(user).language):
+    with translation.override(messaging.profile(user).language):
         return str(tasks.NOTICES[kind])
 
 

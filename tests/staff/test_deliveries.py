@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from selector.leads import deliveries
 from selector.leads.models import Delivery, LeadEvent
-from selector.staff import services, tasks
+from selector.staff import services, sweeps, tasks
 from tests.conftest import make_lead
 from tests.staff.conftest import login
 
@@ -193,13 +193,13 @@ def _breach(minutes_ago: float, **fields):
 def test_an_imported_backlog_becomes_one_summary(webhook, manager):
     fresh = [_breach(5), _breach(10)]
     backlog = [_breach(60 * 24 * 300 + i) for i in range(30)]  # a year-old imported book
-    assert tasks.escalate_sla() == 32
+    assert sweeps.escalate_sla() == 32
     texts = webhook.texts()
     assert len(texts) == 3  # two breaches of the last hour, one summary for the other 30
     assert fresh[0].report_number in texts[0] or fresh[0].report_number in texts[1]
     assert "30" in texts[2] and backlog[-1].report_number in texts[2]
     assert LeadEvent.objects.filter(kind="sla_breached").count() == 32
-    assert tasks.escalate_sla() == 0
+    assert sweeps.escalate_sla() == 0
     assert len(webhook.texts()) == 3
 
 
@@ -211,10 +211,10 @@ def test_a_lead_is_marked_escalated_only_after_the_message_went_out(webhook_fact
     robot = webhook_factory([500])
     settings.LEAD_WEBHOOK_URL = robot.url
     late = _breach(5)
-    assert tasks.escalate_sla() == 0  # refused: not marked
+    assert sweeps.escalate_sla() == 0  # refused: not marked
     assert not late.events.filter(kind="sla_breached").exists()
     assert late.events.get(kind="notification_failed").data["final"] is False
-    assert tasks.escalate_sla() == 1  # the next tick tries again, and it goes
+    assert sweeps.escalate_sla() == 1  # the next tick tries again, and it goes
     assert late.events.filter(kind="sla_breached").count() == 1
     assert len(robot.requests) == 2
 
@@ -224,10 +224,10 @@ def test_more_breaches_than_the_robot_takes_wait_for_the_next_tick(webhook, mana
 
     for i in range(25):
         _breach(5 + i)
-    assert tasks.escalate_sla() == 20  # the robot's minute is full
+    assert sweeps.escalate_sla() == 20  # the robot's minute is full
     assert len(webhook.requests) == 20
     with time_machine.travel(timezone.now() + timedelta(minutes=5), tick=False):
-        assert tasks.escalate_sla() == 5
+        assert sweeps.escalate_sla() == 5
     assert len(webhook.requests) == 25
     assert LeadEvent.objects.filter(kind="sla_breached").count() == 25
 
@@ -279,11 +279,11 @@ def test_a_large_team_gets_its_digests_within_the_robots_rate(settings, db):
             make_lead(owner=user, next_action_kind="call",
                       next_action_due=timezone.now() - timedelta(hours=1))
         with mock.patch("selector.leads.notify.post_message") as post:
-            assert tasks.send_digests() == 20
-            assert tasks.send_digests() == 0  # still the same minute
+            assert sweeps.send_digests() == 20
+            assert sweeps.send_digests() == 0  # still the same minute
             with time_machine.travel(morning + timedelta(minutes=5), tick=False):
-                assert tasks.send_digests() == 5
-                assert tasks.send_digests() == 0  # each once a day
+                assert sweeps.send_digests() == 5
+                assert sweeps.send_digests() == 0  # each once a day
     assert post.call_count == 25
 
 

@@ -15,7 +15,7 @@ import time_machine
 from django.urls import reverse
 
 from selector.leads.models import OPEN_STATUSES, Lead
-from selector.staff import queries, tasks
+from selector.staff import queries, sweeps
 from selector.staff.forms import LeadFilterForm
 from tests.conftest import make_lead
 
@@ -116,15 +116,15 @@ def test_the_digest_counts_the_same_sets_and_links_to_the_rest(client, book, man
     settings.SITE_URL = "https://selector.example.com"
     truth = expected(book)
     with time_machine.travel(NOW, tick=False):
-        message = tasks._digest_message(book, NOW)
-        boss = tasks._digest_message(manager, NOW)
+        message = sweeps._digest_message(book, NOW)
+        boss = sweeps._digest_message(manager, NOW)
         day = queries.my_day(book, NOW)
     assert message is not None and boss is not None
     assert f"{OVERDUE} 条已逾期，{TODAY} 条今天到期" in message.title
     assert day["counts"]["overdue"] == OVERDUE and day["counts"]["today"] == TODAY
     lines = message.lines
     assert sum(line.startswith("自 ") and "起逾期：" in line for line in lines
-               ) == tasks.DIGEST_LINES
+               ) == sweeps.DIGEST_LINES
     more = [line for line in lines if line.startswith("另有")]
     assert more == [
         f"另有 {OVERDUE - 10} 条已逾期：https://selector.example.com"

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from selector.leads import worktime
 from selector.leads.models import Lead, LeadEvent
-from selector.staff import services, tasks
+from selector.staff import services, sweeps, tasks
 from selector.staff.models import StaffProfile
 from tests.conftest import make_lead
 
@@ -300,8 +300,8 @@ def test_sla_breaches_escalate_to_managers_once(webhook, manager, sales):
     make_lead(score="hot", sla_due=timezone.now() + dt.timedelta(minutes=30))
     make_lead(score="hot", sla_due=timezone.now() - dt.timedelta(minutes=5),
               first_contact_at=timezone.now())
-    assert tasks.escalate_sla() == 1
-    assert tasks.escalate_sla() == 0
+    assert sweeps.escalate_sla() == 1
+    assert sweeps.escalate_sla() == 0
     assert len(webhook.requests) == 1
     assert webhook.requests[0]["text"]["mentioned_mobile_list"] == ["13700137000"]
     assert late.report_number in webhook.requests[0]["text"]["content"]

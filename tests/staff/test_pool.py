@@ -322,15 +322,15 @@ def test_untouched_leads_return_to_the_pool_on_the_tick(client, content, manager
 
 @pytest.mark.django_db
 def test_the_return_counts_working_hours_not_the_weekend(content, sales, mailoutbox):
-    from selector.staff import tasks
+    from selector.staff import sweeps
 
     _rule([sales], return_after_hours=4)
     lead = _owned(sales, seen=_at("2026-11-27 17:30"))  # a Friday, 30 minutes before 18:00
     # Monday 09:30: 64 clock hours, one working hour.
-    assert tasks.return_to_pool(_at("2026-11-30 09:30")) == 0
+    assert sweeps.return_to_pool(_at("2026-11-30 09:30")) == 0
     assert Lead.objects.get(pk=lead.pk).owner == sales
     # Monday 14:30: 0.5 + 3 + 1 working hours.
-    assert tasks.return_to_pool(_at("2026-11-30 14:30")) == 1
+    assert sweeps.return_to_pool(_at("2026-11-30 14:30")) == 1
     assert Lead.objects.get(pk=lead.pk).owner is None
 
 
@@ -339,11 +339,11 @@ def test_a_lead_edited_meanwhile_stays_with_its_owner(content, sales, monkeypatc
     """The tick read the lead, then the rep logged a call: the conditional UPDATE on the
     version it read moves nothing."""
     from selector.staff import services as staff_services
-    from selector.staff import tasks
+    from selector.staff import sweeps
 
     _rule([sales], return_after_hours=8)
     lead = _owned(sales, seen=_at("2026-11-20 10:00"))
-    real = tasks.untouched_leads
+    real = sweeps.untouched_leads
 
     def then_a_call(hours, now=None):
         rows = list(real(hours, now).select_related("owner"))
@@ -355,8 +355,8 @@ def test_a_lead_edited_meanwhile_stays_with_its_owner(content, sales, monkeypatc
         def select_related(self, *args):
             return self
 
-    monkeypatch.setattr(tasks, "untouched_leads", then_a_call)
-    assert tasks.return_to_pool(_at("2026-12-02 11:00")) == 0
+    monkeypatch.setattr(sweeps, "untouched_leads", then_a_call)
+    assert sweeps.return_to_pool(_at("2026-12-02 11:00")) == 0
     assert Lead.objects.get(pk=lead.pk).owner == sales
 
 

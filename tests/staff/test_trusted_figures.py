@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from selector.core.money import yuan_text
 from selector.leads import worktime
 from selector.leads.models import Lead
-from selector.staff import queries, services, tasks
+from selector.staff import messaging, queries, services, sweeps
 from tests.conftest import make_lead
 
 from .conftest import edit, login
@@ -67,17 +67,17 @@ def test_the_dashboard_marks_the_week_under_way(client, sales):
 
 def test_dates_in_robot_messages_carry_the_year_when_not_this_one():
     now = dt.datetime(2027, 1, 4, 10, 0, tzinfo=SH)
-    assert tasks.when_text(dt.datetime(2027, 1, 2, 9, 5, tzinfo=SH), now) == "01-02 09:05"
-    assert tasks.when_text(dt.datetime(2026, 12, 28, 9, 5, tzinfo=SH), now) == \
+    assert messaging.when_text(dt.datetime(2027, 1, 2, 9, 5, tzinfo=SH), now) == "01-02 09:05"
+    assert messaging.when_text(dt.datetime(2026, 12, 28, 9, 5, tzinfo=SH), now) == \
         "2026-12-28 09:05"
-    assert tasks.when_text(dt.datetime(2026, 12, 28, 9, 5, tzinfo=SH), now,
+    assert messaging.when_text(dt.datetime(2026, 12, 28, 9, 5, tzinfo=SH), now,
                            with_time=False) == "2026-12-28"
 
 
 def test_an_sla_message_about_last_years_lead_says_the_year(manager):
     now = dt.datetime(2027, 1, 4, 10, 0, tzinfo=SH)
     lead = make_lead(sla_due=dt.datetime(2026, 12, 31, 17, 0, tzinfo=SH))
-    message = tasks._sla_message(lead, [manager], now)
+    message = sweeps._sla_message(lead, [manager], now)
     assert "2026-12-31 17:00" in message.title
 
 
@@ -88,10 +88,10 @@ def test_the_digest_separates_todays_breaches_from_the_backlog(manager):
     for days in (3, 40, 90):  # missed long ago, still never contacted
         make_lead(sla_due=now - dt.timedelta(days=days))
     make_lead(sla_due=now - dt.timedelta(hours=1), first_contact_at=now)  # contacted
-    figures = tasks.manager_digest(now)
+    figures = sweeps.manager_digest(now)
     assert (figures["breaches"], figures["backlog"]) == (2, 3)
     with time_machine.travel(now, tick=False):
-        message = tasks._digest_message(manager, now)
+        message = sweeps._digest_message(manager, now)
     assert message is not None
     assert "过去 24 小时首次联系超时：2；更早超时且仍未联系：3" in message.lines
 
