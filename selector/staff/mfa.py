@@ -14,7 +14,7 @@ STAFF_MFA_REQUIRED is on (then a user without one enrols before the session star
 
 From a logged-in session, replacing the authenticator, new recovery codes and turning
 two-factor log-in off need the password and a current code (or a recovery code) in the
-same request (``selector.staff.forms.ReauthForm``); the user is mailed each time
+same request (``selector.staff.auth_forms.ReauthForm``); the user is mailed each time
 (``selector.staff.tasks.account_notice``). A stolen session alone cannot do any of it.
 
 There is never an authenticated session that should have passed the second step and has
@@ -131,7 +131,7 @@ def confirm(device: TOTPDevice, code: str, *, replace: bool) -> list[str] | None
     (returned, to be shown once). None when the code is wrong.
 
     ``replace`` says the caller has proved it may replace an earlier second factor (the
-    password and a current code, ``selector.staff.forms.ReauthForm``); without it nothing is
+    password and a current code, ``selector.staff.auth_forms.ReauthForm``); without it nothing is
     confirmed for a user who has one. The user's row is locked, so two enrolments cannot
     both pass that check."""
     code = "".join(str(code).split())[:12]

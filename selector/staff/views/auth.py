@@ -20,7 +20,7 @@ from selector.core.request import client_ip
 from selector.staff import lockout, mfa, permissions, tasks
 from selector.staff import middleware as staff_session
 from selector.staff.access import staff_or_admin_required
-from selector.staff.forms import CodeForm, LoginForm, ReauthForm, SetupForm
+from selector.staff.auth_forms import CodeForm, LoginForm, ReauthForm, SetupForm
 
 
 class _LoginView(auth_views.LoginView):

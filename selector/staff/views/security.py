@@ -14,7 +14,7 @@ from django.views.decorators.http import require_http_methods
 from selector.core.request import client_ip
 from selector.staff import lockout, mfa, permissions, tasks
 from selector.staff.access import staff_required
-from selector.staff.forms import MfaResetForm, UnlockForm
+from selector.staff.auth_forms import MfaResetForm, UnlockForm
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
