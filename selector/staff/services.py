@@ -9,7 +9,10 @@ First contact (the SLA clock): the first logged activity of any type, or a move 
 No lost updates: each edit takes ``version``, the ``Lead.version`` the person's page
 showed; under the row lock, a lead whose version moved on since raises StaleLead (with the
 current lead) and changes nothing. ``version=None`` skips the check (bulk edits, tasks).
-Every applied edit increments the version."""
+Every applied edit increments the version.
+
+Size: one module on purpose: it is the one write path of the workspace, so a reviewer
+reads every rule a change to a lead obeys (lock, role, version, event) in one place."""
 
 from __future__ import annotations
 
@@ -17,7 +20,9 @@ import hashlib
 import hmac
 import logging
 import re
+from collections.abc import Callable
 from decimal import Decimal
+from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -89,6 +94,29 @@ def _unchanged_since(lead: Lead, version: int | None) -> None:
         raise StaleLead(lead, version)
 
 
+def _locked_for(lead: Lead, may: Callable[[Any, Lead], bool], actor,
+                version: int | None = None) -> Lead:
+    """The lead locked (``_locked``), if ``may(actor, lead)`` holds for its current state
+    (else PermissionDenied) and the edit was made on its current version (else
+    StaleLead)."""
+    lead = _locked(lead)
+    if not may(actor, lead):
+        raise PermissionDenied
+    _unchanged_since(lead, version)
+    return lead
+
+
+def _required_text(value: str | None, field: str, max_length: int, *, empty: str,
+                   long: str) -> str:
+    """``value`` stripped, or a ValidationError on ``field`` when empty or too long."""
+    text = (value or "").strip()
+    if not text:
+        raise ValidationError({field: empty})
+    if len(text) > max_length:
+        raise ValidationError({field: long})
+    return text
+
+
 def _bump(lead: Lead) -> list[str]:
     """Count one applied edit (the caller saves the returned fields)."""
     lead.version += 1
@@ -119,10 +147,7 @@ def lead_change_status(*, lead: Lead, status: str, actor, lost_reason: str = "",
     if deal_value is not None and not (Decimal(0) <= deal_value <= DEAL_VALUE_MAX):
         raise ValidationError({"deal_value": "The deal value is out of range."})
     with transaction.atomic():
-        lead = _locked(lead)
-        if not permissions.can_work_on(actor, lead):
-            raise PermissionDenied
-        _unchanged_since(lead, version)
+        lead = _locked_for(lead, permissions.can_work_on, actor, version)
         old, old_value = lead.status, lead.deal_value
         if old == status and not (status == Status.WON and deal_value is not None):
             return lead
@@ -166,10 +191,7 @@ def lead_log_activity(*, lead: Lead, actor, kind: str, outcome: str, note: str =
     if len(note) > NOTE_MAX_LENGTH:
         raise ValidationError({"note": "The note is too long."})
     with transaction.atomic():
-        lead = _locked(lead)
-        if not permissions.can_work_on(actor, lead):
-            raise PermissionDenied
-        _unchanged_since(lead, version)
+        lead = _locked_for(lead, permissions.can_work_on, actor, version)
         now = timezone.now()
         lead.last_activity_at = now
         fields = ["last_activity_at", "updated_at", *_mark_contacted(lead, actor, now),
@@ -199,10 +221,7 @@ def lead_set_next_action(*, lead: Lead, actor, kind: str, due, note: str = "",
     if len(note) > 300:
         raise ValidationError({"note": "The note is too long."})
     with transaction.atomic():
-        lead = _locked(lead)
-        if not permissions.can_work_on(actor, lead):
-            raise PermissionDenied
-        _unchanged_since(lead, version)
+        lead = _locked_for(lead, permissions.can_work_on, actor, version)
         if not kind:
             if lead.next_action_due is None:
                 return lead
@@ -254,16 +273,10 @@ def lead_assign(*, lead: Lead, owner, actor, version: int | None = None,
 
 
 def lead_add_note(*, lead: Lead, text: str, actor, version: int | None = None) -> LeadEvent:
-    text = (text or "").strip()
-    if not text:
-        raise ValidationError({"text": "A note cannot be empty."})
-    if len(text) > NOTE_MAX_LENGTH:
-        raise ValidationError({"text": "The note is too long."})
+    text = _required_text(text, "text", NOTE_MAX_LENGTH, empty="A note cannot be empty.",
+                          long="The note is too long.")
     with transaction.atomic():
-        lead = _locked(lead)
-        if not permissions.can_note(actor, lead):
-            raise PermissionDenied
-        _unchanged_since(lead, version)
+        lead = _locked_for(lead, permissions.can_note, actor, version)
         event = LeadEvent.objects.create(lead=lead, kind=LeadEvent.Kind.NOTE, actor=actor,
                                          data={"text": text})
         lead.last_activity_at = event.created_at
@@ -295,15 +308,10 @@ def lead_delete_on_request(*, lead: Lead, actor, reason: str) -> LeadDeletion:
     stored for it (selector.leads.lifecycle.delete_lead, e.g. the cached PDF reports),
     keeping only an anonymous LeadDeletion record. Duplicates merged
     into it are the same customer's submissions: they go too."""
-    reason = (reason or "").strip()
-    if not reason:
-        raise ValidationError({"reason": "Give a reason."})
-    if len(reason) > REASON_MAX_LENGTH:
-        raise ValidationError({"reason": "The reason is too long."})
+    reason = _required_text(reason, "reason", REASON_MAX_LENGTH, empty="Give a reason.",
+                            long="The reason is too long.")
     with transaction.atomic():
-        lead = _locked(lead)
-        if not permissions.can_delete(actor, lead):
-            raise PermissionDenied
+        lead = _locked_for(lead, permissions.can_delete, actor)
         record = LeadDeletion.objects.create(
             report_hash=report_hash(lead.report_number),
             lead_created_on=timezone.localdate(lead.created_at),
