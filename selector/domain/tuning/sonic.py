@@ -151,11 +151,13 @@ def _sonic_block(spans: list[Span], switch_key: str, uplink: int, speed: int
         ConfigLine("sudo config load /etc/sonic/roce-qos.json -y",
                    Citation(SONIC_CMDREF, N_("config load: load a JSON file into CONFIG_DB"))),
     ]
+    # The two remarks below are the Command Reference's headings, not marked N_: the page
+    # words them (selector.planner.words.REMARK_WORDS).
     if lossless:
         lines.append(ConfigLine(
             "sudo config pfcwd start --action drop all 200 --restoration-time 200",
-            Citation(SONIC_CMDREF, N_("config pfcwd start"))))
-    lines.append(ConfigLine("sudo config save -y", Citation(SONIC_CMDREF, N_("config save"))))
+            Citation(SONIC_CMDREF, "config pfcwd start")))
+    lines.append(ConfigLine("sudo config save -y", Citation(SONIC_CMDREF, "config save")))
     return groups, lines
 
 
