@@ -13,24 +13,24 @@ from dataclasses import dataclass
 
 from selector.domain.catalogue import Source
 from selector.domain.decision import Answers, Determinism, Fabric
-from selector.domain.tuning import Citation
+from selector.domain.tuning import N_, Citation
 
 MEGATRON_DETERMINISM = Source(
     "NVIDIA Megatron Core — Deterministic Training",
     "https://docs.nvidia.com/megatron/deterministic-training", "2026-12-03",
     "NVIDIA Megatron Core：确定性训练（英文）")
 
-# The remarks are the source's own statements (translated by selector.planner.words).
+# The remarks are the source's own statements, marked for translation (N_).
 DETERMINISTIC_MODE = Citation(
     MEGATRON_DETERMINISM,
-    "Two runs with identical inputs produce identical outputs at every step")
+    N_("Two runs with identical inputs produce identical outputs at every step"))
 RING = Citation(
     MEGATRON_DETERMINISM,
-    "Ring's reduction order is fixed by topology, so it is bit-exact across runs; a subset "
-    "of Ring, CollnetDirect and CollnetChain is also accepted")
+    N_("Ring's reduction order is fixed by topology, so it is bit-exact across runs; a "
+       "subset of Ring, CollnetDirect and CollnetChain is also accepted"))
 TRANSFORMER_ENGINE = Citation(
-    MEGATRON_DETERMINISM, "Forces Transformer Engine to use deterministic algorithms")
-CUBLAS = Citation(MEGATRON_DETERMINISM, "Deterministic cuBLAS workspace")
+    MEGATRON_DETERMINISM, N_("Forces Transformer Engine to use deterministic algorithms"))
+CUBLAS = Citation(MEGATRON_DETERMINISM, N_("Deterministic cuBLAS workspace"))
 
 
 @dataclass(frozen=True)

@@ -41,128 +41,21 @@ def money(amount, currency: str) -> str:
     return f"{symbol}{amount:,.0f}"
 
 
-# The remark of every citation the domain makes (selector.domain.tuning): a test keeps this
-# table complete, so a Chinese page never shows an English remark.
-REMARKS = {
-    "Enable PFC on switch priority 3 (RoCE)": gettext_lazy(
-        "Enable PFC on switch priority 3 (RoCE)"),
-    "RoCE DSCP 26 to switch priority 3; CNP DSCP 48 to switch priority 6, strict priority":
-        gettext_lazy("RoCE DSCP 26 to switch priority 3; CNP DSCP 48 to switch priority 6, "
-                     "strict priority"),
-    "LLDP application TLV: UDP 4791, priority 3": gettext_lazy(
-        "LLDP application TLV: UDP 4791, priority 3"),
-    "ECN minimum threshold 150,000 bytes, maximum 1,500,000 bytes": gettext_lazy(
-        "ECN minimum threshold 150,000 bytes, maximum 1,500,000 bytes"),
-    "ECN marking probability 100": gettext_lazy("ECN marking probability 100"),
-    "The switch computes the PFC headroom from the cable length; do not set it by hand":
-        gettext_lazy("The switch computes the PFC headroom from the cable length; do not set "
-                     "it by hand"),
-    "Cable length 1 to 100000 m per PFC profile": gettext_lazy(
-        "Cable length 1 to 100000 m per PFC profile"),
-    "PFC watchdog per PFC port: polling interval 100 ms, 3 intervals": gettext_lazy(
-        "PFC watchdog per PFC port: polling interval 100 ms, 3 intervals"),
-    "PFC deadlocks and pause storms at scale": gettext_lazy(
-        "PFC deadlocks and pause storms at scale"),
-    "Adaptive routing: Spectrum-4 at 400G and 200G, RoCE unicast, Spectrum-X platform; not on "
-    "800G links": gettext_lazy(
-        "Adaptive routing: Spectrum-4 at 400G and 200G, RoCE unicast, Spectrum-X platform; "
-        "not on 800G links"),
-    "Spectrum-X NICs: BlueField-3 SuperNIC, ConnectX-7, ConnectX-8": gettext_lazy(
-        "Spectrum-X NICs: BlueField-3 SuperNIC, ConnectX-7, ConnectX-8"),
-    "NIC receive buffer: (301 + 2.16 x cable m) x Gb/s + 2.72 x MTU, computed by the driver":
-        gettext_lazy("NIC receive buffer: (301 + 2.16 x cable m) x Gb/s + 2.72 x MTU, "
-                     "computed by the driver"),
-    "RoCE lossless (with PFC and ECN)": gettext_lazy("RoCE lossless (with PFC and ECN)"),
-    "Breakout: 2x splits a port into two interfaces, 4x into four": gettext_lazy(
-        "Breakout: 2x splits a port into two interfaces, 4x into four"),
-    "Priority Flow Control (PFC): cable length": gettext_lazy(
-        "Priority Flow Control (PFC): cable length"),
-    "PFC watchdog": gettext_lazy("PFC watchdog"),
-    "Enable adaptive routing": gettext_lazy("Enable adaptive routing"),
-    "Enable adaptive routing on the ECMP ports": gettext_lazy(
-        "Enable adaptive routing on the ECMP ports"),
-    "Apply the configuration": gettext_lazy("Apply the configuration"),
-    "Verify RoCE configuration": gettext_lazy("Verify RoCE configuration"),
-    "Lossless traffic classes 3 and 4; PFC on 3,4": gettext_lazy(
-        "Lossless traffic classes 3 and 4; PFC on 3,4"),
-    "Default DSCP_TO_TC_MAP AZURE: DSCP 3 to TC 3, DSCP 48 to TC 6; DSCP 26 goes to TC 1 "
-    "(lossy)": gettext_lazy(
-        "Default DSCP_TO_TC_MAP AZURE: DSCP 3 to TC 3, DSCP 48 to TC 6; DSCP 26 goes to TC 1 "
-        "(lossy)"),
-    "RoCE v2 uses UDP port 4791": gettext_lazy("RoCE v2 uses UDP port 4791"),
-    "WRED_PROFILE AZURE_LOSSLESS: min 1,048,576, max 2,097,152 bytes, probability 5, ecn_all":
-        gettext_lazy("WRED_PROFILE AZURE_LOSSLESS: min 1,048,576, max 2,097,152 bytes, "
-                     "probability 5, ecn_all"),
-    "Headroom from the SKU's pg_profile_lookup.ini by port speed and cable length":
-        gettext_lazy("Headroom from the SKU's pg_profile_lookup.ini by port speed and cable "
-                     "length"),
-    "Rows of this SKU's table": gettext_lazy("Rows of this SKU's table"),
-    "config pfcwd start: detection and restoration 200 ms, action drop": gettext_lazy(
-        "config pfcwd start: detection and restoration 200 ms, action drop"),
-    "No adaptive routing in the community template: ECMP": gettext_lazy(
-        "No adaptive routing in the community template: ECMP"),
-    "Cable length must be a row of the SKU's pg_profile_lookup.ini": gettext_lazy(
-        "Cable length must be a row of the SKU's pg_profile_lookup.ini"),
-    "Port QoS map with PFC on 3,4": gettext_lazy("Port QoS map with PFC on 3,4"),
-    "Queue 3 with the lossless WRED/ECN profile": gettext_lazy(
-        "Queue 3 with the lossless WRED/ECN profile"),
-    "config qos reload": gettext_lazy("Reload the QoS configuration"),
+# Remarks the page words differently from the source's own name for them (the SONiC
+# Command Reference's section headings); every other remark is its own msgid.
+REMARK_WORDS = {
     "config pfcwd start": gettext_lazy("Start the PFC watchdog"),
     "config save": gettext_lazy("Save the configuration"),
-    "PFC profile for a group of ports": gettext_lazy("PFC profile for a group of ports"),
-    "PFC profile cable length: the switch derives the headroom from it": gettext_lazy(
-        "PFC profile cable length: the switch derives the headroom from it"),
-    "PFC profile: tx and rx enable or disable": gettext_lazy(
-        "PFC profile: tx and rx enable or disable"),
-    "Apply a PFC profile to interfaces": gettext_lazy("Apply a PFC profile to interfaces"),
-    "MTU per interface: link mtu": gettext_lazy("MTU per interface: link mtu"),
-    "CONFIG_DB tables as JSON": gettext_lazy("CONFIG_DB tables as JSON"),
-    "PORT table: mtu": gettext_lazy("PORT table: mtu"),
-    "config load: load a JSON file into CONFIG_DB": gettext_lazy(
-        "config load: load a JSON file into CONFIG_DB"),
-    "Trust state: classify by DSCP": gettext_lazy("Trust state: classify by DSCP"),
-    "mlnx_qos: DSCP to priority mapping": gettext_lazy("mlnx_qos: DSCP to priority mapping"),
-    "mlnx_qos: PFC per priority": gettext_lazy("mlnx_qos: PFC per priority"),
-    "RoCE MTU: the largest of 256 to 4096 bytes that fits the interface MTU less the RoCE "
-    "headers": gettext_lazy("RoCE MTU: the largest of 256 to 4096 bytes that fits the "
-                            "interface MTU less the RoCE headers"),
-    "NCCL_IB_TC: the traffic class of NCCL's RDMA traffic": gettext_lazy(
-        "NCCL_IB_TC: the traffic class of NCCL's RDMA traffic"),
-    "The DSCP is the six most significant bits of the DS field": gettext_lazy(
-        "The DSCP is the six most significant bits of the DS field"),
-    "Fat Tree: for a symmetrical or almost symmetrical fat tree, also when leaves are not "
-    "fully staffed": gettext_lazy(
-        "Fat Tree: for a symmetrical or almost symmetrical fat tree, also when leaves are not "
-        "fully staffed"),
-    "Fat-tree routing is credit-loop-free": gettext_lazy("Fat-tree routing is credit-loop-free"),
-    "SHIELD and adaptive routing notification are enabled by default (shield_mode)":
-        gettext_lazy("SHIELD and adaptive routing notification are enabled by default "
-                     "(shield_mode)"),
-    "NCCL_COLLNET_ENABLE=1 enables SHARP with the plugin; each leaf switch on one rail of "
-    "every server": gettext_lazy(
-        "NCCL_COLLNET_ENABLE=1 enables SHARP with the plugin; each leaf switch on one rail of "
-        "every server"),
-    "SHARP needs ConnectX-6 HDR and Quantum HDR or later": gettext_lazy(
-        "SHARP needs ConnectX-6 HDR and Quantum HDR or later"),
-    "NCCL_IB_SL: the InfiniBand service level, default 0": gettext_lazy(
-        "NCCL_IB_SL: the InfiniBand service level, default 0"),
-    # selector.domain.determinism (Megatron Core, Deterministic Training)
-    "Two runs with identical inputs produce identical outputs at every step": gettext_lazy(
-        "Two runs with identical inputs produce identical outputs at every step"),
-    "Ring's reduction order is fixed by topology, so it is bit-exact across runs; a subset "
-    "of Ring, CollnetDirect and CollnetChain is also accepted": gettext_lazy(
-        "Ring's reduction order is fixed by topology, so it is bit-exact across runs; a "
-        "subset of Ring, CollnetDirect and CollnetChain is also accepted"),
-    "Forces Transformer Engine to use deterministic algorithms": gettext_lazy(
-        "Forces Transformer Engine to use deterministic algorithms"),
-    "Deterministic cuBLAS workspace": gettext_lazy("Deterministic cuBLAS workspace"),
 }
 
 
-
 def remark(text: str) -> str:
-    """A citation's remark in the active language (as written if it has no entry)."""
-    return str(REMARKS[text]) if text in REMARKS else text
+    """A citation's remark in the active language: the domain marks each remark ``N_``
+    where it writes it (selector.domain.tuning.model), so the remark is the msgid; as
+    written if the catalogue has no entry."""
+    if text in REMARK_WORDS:
+        return str(REMARK_WORDS[text])
+    return _(text) if text else ""
 
 
 FAMILY_LABELS = {

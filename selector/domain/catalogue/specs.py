@@ -54,9 +54,10 @@ class SwitchSpec:
     (a 51.2T Ethernet switch: 64 x 800G); ``breakout`` the lower speeds one native port
     splits into (400 and 200: one 800G OSFP port = 2 x 400G = 4 x 200G). ``cages`` are the
     physical cages (a QM9700 has 32 OSFP cages of 2 x 400G ports). ``family`` keys the
-    tuning profile (``tuning.PROFILES``); ``vendor_key`` is the vendor preference value.
-    ``power_w`` is the datasheet maximum, None where no source gives it; ``rack_units`` the
-    height in rack units from the switch's own documents (None where none gives it)."""
+    tuning profile (``tuning.FAMILIES``, from tuning/registry.py); ``vendor_key`` is the
+    vendor preference value. ``power_w`` is the datasheet maximum, None where no source
+    gives it; ``rack_units`` the height in rack units from the switch's own documents
+    (None where none gives it)."""
 
     key: str
     vendor: str
