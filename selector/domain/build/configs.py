@@ -33,6 +33,7 @@ from ..catalogue import Catalogue, Source
 from ..fabric import FabricPlan
 from ..recommend import tuning_for
 from ..tuning import Citation, ConfigLine, config_sections, infiniband_tuning
+from ..tuning.sonic import SONIC_CFGDOC, SONIC_CMDREF
 from .cabling import Link, iter_switch_ports, switch_devices
 
 __all__ = ["ASN_FIRST", "ASN_LAST", "SwitchConfig", "iter_configs", "opensm_conf",
@@ -61,14 +62,6 @@ NVUE_REF = Source(
     "NVIDIA NVUE Command Reference",
     "https://docs.nvidia.com/networking-ethernet-software/nvue-reference/", _READ,
     "NVIDIA NVUE 命令参考（英文）")
-SONIC_CFGDOC = Source(
-    "SONiC Configuration (sonic-yang-models doc/Configuration.md)",
-    "https://github.com/sonic-net/sonic-buildimage/blob/master/src/sonic-yang-models/doc/"
-    "Configuration.md", "2026-12-01", "SONiC 配置说明（英文）")
-SONIC_CMDREF = Source(
-    "SONiC Command Line Interface Guide (sonic-utilities doc/Command-Reference.md)",
-    "https://github.com/sonic-net/sonic-utilities/blob/master/doc/Command-Reference.md",
-    "2026-12-01", "SONiC 命令行参考（英文）")
 FRR_BGP = Source(
     "FRRouting User Guide — BGP", "https://docs.frrouting.org/en/latest/bgp.html", _READ,
     "FRRouting 用户指南：BGP（英文）")
