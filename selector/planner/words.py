@@ -3,11 +3,12 @@ the remarks of citations), in the active language. The presenter is their only r
 
 from __future__ import annotations
 
+from django.utils.translation import gettext, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from selector.domain import Fabric, FabricOption, FabricPlan, TuningProfile
 from selector.domain.fabric import Note
+from selector.domain.tuning import LABELS as FAMILY_LABELS
 from selector.domain.tuning import InfinibandTuning, PortGroup, Warn
 
 
@@ -58,15 +59,10 @@ def remark(text: str) -> str:
     return _(text) if text else ""
 
 
-FAMILY_LABELS = {
-    "nvidia-spectrum": gettext_lazy("NVIDIA Spectrum with Cumulus Linux (NVUE)"),
-    "sonic": gettext_lazy("SONiC (community QoS defaults)"),
-    "nvidia-quantum": gettext_lazy("NVIDIA Quantum InfiniBand (subnet manager and NCCL)"),
-}
-
-
 def family_label(family: str) -> str:
-    return str(FAMILY_LABELS.get(family, family))
+    """What the page calls a tuning family: the family's own label (marked for translation
+    where the family is written, selector.domain.tuning), in the active language."""
+    return gettext(FAMILY_LABELS.get(family, family))
 
 
 def design_text(plan: FabricPlan) -> str:

@@ -56,3 +56,34 @@ def test_an_unknown_family_has_no_profile_but_bad_input_is_still_refused():
 def test_every_module_of_the_package_stays_under_500_lines():
     for path in PACKAGE.glob("*.py"):
         assert len(path.read_text(encoding="utf-8").splitlines()) < 500, path.name
+
+
+def test_every_family_module_is_found_and_every_catalogue_family_has_a_label():
+    """The registry lists the package's modules that define a FAMILY, so adding a family
+    is a module (and the catalogue rows that run it), not an edit of a list."""
+    import importlib
+    import pkgutil
+
+    from selector.domain import DEFAULT_CATALOGUE
+    from selector.domain.tuning import LABELS
+
+    defined = []
+    for info in pkgutil.iter_modules([str(PACKAGE)]):
+        module = importlib.import_module(f"selector.domain.tuning.{info.name}")
+        if isinstance(getattr(module, "FAMILY", None), Family):
+            defined.append(module.FAMILY)
+    assert sorted(defined, key=lambda f: f.key) == list(registry.REGISTERED)
+    assert {s.family for s in DEFAULT_CATALOGUE.switches} <= set(LABELS)
+
+
+def test_the_family_labels_read_in_chinese():
+    from django.utils.translation import override
+
+    from selector.domain.tuning import LABELS
+    from selector.planner.words import family_label
+
+    for key, label in LABELS.items():
+        with override("zh-hans"):
+            assert family_label(key) != label, key
+        with override("en"):
+            assert family_label(key) == label

@@ -35,7 +35,7 @@ from .model import (
 )
 from .model import CL_ROCE as CL_ROCE
 from .nic import bdp_bytes, nic_xoff_bytes
-from .registry import FAMILIES, OS_NAMES, tuning_profile
+from .registry import FAMILIES, LABELS, OS_NAMES, tuning_profile
 from .sonic import SONIC_CMDREF as SONIC_CMDREF
 
 # Port naming, cross-checked against the cabling plan's names by tests/domain/test_cabling.py.
@@ -45,6 +45,7 @@ from .spectrum import _swp as _swp
 __all__ = [
     "FAMILIES",
     "OS_NAMES",
+    "LABELS",
     "SPEEDS_GBPS",
     "CABLE_M_MIN",
     "CABLE_M_MAX",

@@ -14,6 +14,10 @@ from ..catalogue import Source
 from .model import N_, Citation, ConfigLine
 from .nic import NCCL_ENV
 
+# The catalogue's family of the NVIDIA InfiniBand switches, and what the page calls it.
+KEY = "nvidia-quantum"
+LABEL = N_("NVIDIA Quantum InfiniBand (subnet manager and NCCL)")
+
 UFM_ROUTING = Source(
     "NVIDIA UFM Enterprise User Manual v6.20.1 — Network Management (routing engines)",
     "https://docs.nvidia.com/networking/display/ufmenterpriseumv6201/Network+Management",
@@ -95,4 +99,4 @@ def infiniband_tuning(tiers: int) -> InfinibandTuning:
         ConfigLine("# Leave NCCL_IB_SL at 0 unless the subnet manager's QoS policy maps another "
                    "service level", None),
     )
-    return InfinibandTuning("nvidia-quantum", tiers, cits, lines)
+    return InfinibandTuning(KEY, tiers, cits, lines)

@@ -354,9 +354,11 @@ class TuningRequest:
 @dataclass(frozen=True)
 class Family:
     """A switch family with a sourced profile: ``key`` is the catalogue's
-    ``SwitchSpec.family``, ``os_name`` the switch OS the snippet is written for, ``build``
+    ``SwitchSpec.family``, ``os_name`` the switch OS the snippet is written for, ``label``
+    what the page calls the family (marked ``N_``, translated by the page), ``build``
     makes the profile of a request. Each family module exports one as ``FAMILY``."""
 
     key: str
     os_name: str
+    label: str
     build: Callable[[TuningRequest], TuningProfile]

@@ -1,24 +1,35 @@
-"""The switch families with a sourced RoCE profile, listed once: ``FAMILIES`` and
-``OS_NAMES`` are derived from this list and ``tuning_profile`` looks the family up in it.
+"""The switch families with a sourced RoCE profile: every module of this package that
+defines a ``FAMILY`` (a ``model.Family``). ``FAMILIES``, ``OS_NAMES`` and the page labels
+are derived from them and ``tuning_profile`` looks the family up among them.
 
-Adding a family: a module beside this one whose ``FAMILY`` (a ``model.Family``) holds its
-key, switch OS and builder, with its values and sources; its entry in ``REGISTERED``; the
-catalogue's switches that run it (``SwitchSpec.family``); the page's words for it
-(selector.planner.words, ``FAMILY_LABELS``) and the Chinese translations of its remarks.
+Adding a family: a module beside this one whose ``FAMILY`` holds its key, switch OS, page
+label and builder, with its values and sources; the catalogue's switches that run it
+(``SwitchSpec.family``); the Chinese translations of its label and remarks. Nothing else
+lists the families.
 
 Pure Python, no Django."""
 
 from __future__ import annotations
 
-from . import sonic, spectrum
+import importlib
+import pkgutil
+
+from . import infiniband
 from .model import GPU_CABLE_MAX_M, Family, LeafPorts, TuningProfile, TuningRequest, validate
 
-# The one list of families, in the order the pages and tests sweep them.
-REGISTERED: tuple[Family, ...] = (spectrum.FAMILY, sonic.FAMILY)
+_PACKAGE = __name__.rpartition(".")[0]
+_FOUND = (getattr(importlib.import_module(f"{_PACKAGE}.{info.name}"), "FAMILY", None)
+          for info in pkgutil.iter_modules(importlib.import_module(_PACKAGE).__path__))
+# Every family, in the order of their keys (the order the pages and tests sweep them).
+REGISTERED: tuple[Family, ...] = tuple(sorted(
+    (found for found in _FOUND if isinstance(found, Family)), key=lambda f: f.key))
 
 BY_KEY: dict[str, Family] = {family.key: family for family in REGISTERED}
 FAMILIES: tuple[str, ...] = tuple(BY_KEY)
 OS_NAMES: dict[str, str] = {family.key: family.os_name for family in REGISTERED}
+# What the pages call each family (msgids: the page translates them).
+LABELS: dict[str, str] = {**{family.key: family.label for family in REGISTERED},
+                          infiniband.KEY: infiniband.LABEL}
 
 
 def tuning_profile(family: str, speed_gbps: int, *, uplink_gbps: int | None = None,

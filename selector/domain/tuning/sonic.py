@@ -231,4 +231,4 @@ def build(request: TuningRequest) -> TuningProfile:
     )
 
 
-FAMILY = Family(key=KEY, os_name=OS_NAME, build=build)
+FAMILY = Family(key=KEY, os_name=OS_NAME, label=N_("SONiC (community QoS defaults)"), build=build)

@@ -198,4 +198,5 @@ def build(request: TuningRequest) -> TuningProfile:
     )
 
 
-FAMILY = Family(key=KEY, os_name=OS_NAME, build=build)
+FAMILY = Family(key=KEY, os_name=OS_NAME,
+                label=N_("NVIDIA Spectrum with Cumulus Linux (NVUE)"), build=build)
