@@ -444,7 +444,7 @@ def seed(*, leads: int, sessions: int = 0, months: int = 12, seed: int | None = 
                 english = (i % en_every == 0) if en_every else rng.random() < 0.3
                 language = "en" if english else "zh-hans"
                 answers = _answers(rng)
-                snapshot, answers_json, sizing_json = snapshots(answers)
+                snapshot, answers_json, frozen_json = snapshots(answers)
                 created = lead_times[i]
                 source, medium, campaign = session_source()
                 landing = f"/?utm_source={source}&utm_campaign={campaign}" if source else "/"
@@ -485,7 +485,8 @@ def seed(*, leads: int, sessions: int = 0, months: int = 12, seed: int | None = 
                     source={"landing_url": landing, "utm_source": source,
                             "utm_medium": medium, "utm_campaign": campaign},
                     user_agent="Mozilla/5.0 (demo)", snapshot=snapshot, calendar=cal)
-                values.update(answers=answers_json, sizing=sizing_json)  # the same, as text
+                # The same values, as text.
+                values.update(answers=answers_json, frozen_recommendation=frozen_json)
                 key, score = values["company_key"], values["score"]
                 status = _weighted(rng, STATUS_WEIGHTS).value
                 work = _workspace(rng, status=status, score=score, lead_at=lead_at, now=now,
@@ -561,7 +562,7 @@ class _CopyWriter:
             yield
             return
         with connection.cursor() as cursor:
-            # This transaction only: lz4 compresses the sizing snapshots several times
+            # This transaction only: lz4 compresses the recommendation snapshots several times
             # faster than the default pglz; more memory makes the index builds sort in RAM.
             cursor.execute("SELECT 'lz4' = ANY(enumvals) FROM pg_settings "
                            "WHERE name = 'default_toast_compression'")

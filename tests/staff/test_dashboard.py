@@ -80,7 +80,8 @@ def test_seed_demo_creates_bilingual_leads_and_sessions(db, content):
     months = {d.month for d in Lead.objects.values_list("created_at", flat=True)}
     assert len(months) > 3
     lead = Lead.objects.first()
-    assert lead.sizing.get("recommended") or lead.sizing.get("recommended_error") is not None \
+    frozen = lead.frozen_recommendation
+    assert frozen.get("recommended") or frozen.get("recommended_error") is not None \
         or lead.recommendation == Fabric.STANDARD  # no fabric to size
 
 
@@ -127,6 +128,6 @@ def test_seed_demo_leads_store_what_lead_create_would(db, content):
             user_agent=lead.consent_user_agent)
         stored = {name: getattr(lead, name) for name in expected}
         assert stored == expected
-        assert stored["sizing"]["snapshot_version"]
+        assert stored["frozen_recommendation"]["snapshot_version"]
         checked += 1
     assert checked == 40
