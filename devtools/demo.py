@@ -54,7 +54,7 @@ from selector.leads.models import (
 from selector.leads.privacy import PRIVACY_NOTICE_VERSION
 from selector.leads.validators import normalize_phone
 from selector.wizard.models import WizardSession
-from selector.wizard.steps import RESULT_INDEX
+from selector.wizard.steps import RESULT, STAGES
 
 BATCH = 2000
 ZH_SURNAMES = (
@@ -104,8 +104,8 @@ GPU_COUNTS = [8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096]
 GPU_WEIGHTS = [14, 14, 12, 14, 12, 10, 9, 7, 5, 3]
 STATUS_WEIGHTS = [(Status.NEW, 45), (Status.CONTACTED, 20), (Status.QUALIFIED, 12),
                   (Status.PROPOSAL, 8), (Status.WON, 5), (Status.LOST, 10)]
-# Sessions that did not become leads: how far they got (step index -> weight).
-FURTHEST_WEIGHTS = [(1, 30), (2, 20), (3, 14), (4, 10), (5, 6), (RESULT_INDEX, 20)]
+# Sessions that did not become leads: how far they got (stage identifier -> weight).
+FURTHEST_WEIGHTS = list(zip(STAGES, (30, 20, 14, 10, 6, 20), strict=True))
 TIMELINES = list(Timeline)
 PHONE_PREFIXES = ["138", "139", "186", "150", "177"]
 # Someone submitting again (same person, phone, e-mail, company), days later.
@@ -452,7 +452,7 @@ def seed(*, leads: int, sessions: int = 0, months: int = 12, seed: int | None = 
                 session_rows.append({
                     "id": session_id, "created_at": created,
                     "updated_at": created + timedelta(minutes=3), "answers": answers_json,
-                    "furthest_step": RESULT_INDEX, "result_at": created + timedelta(minutes=2),
+                    "furthest_step": RESULT, "result_at": created + timedelta(minutes=2),
                     "language": language, "landing_url": landing, "referrer": "",
                     "utm_source": source, "utm_medium": medium, "utm_campaign": campaign,
                     "utm_term": "", "utm_content": ""})
@@ -535,7 +535,7 @@ def seed(*, leads: int, sessions: int = 0, months: int = 12, seed: int | None = 
                     "created_at": created, "updated_at": created + timedelta(minutes=1),
                     "answers": EMPTY_JSON, "furthest_step": furthest,
                     "result_at": created + timedelta(minutes=2)
-                    if furthest >= RESULT_INDEX else None,
+                    if furthest == RESULT else None,
                     "language": "en" if rng.random() < 0.3 else "zh-hans",
                     "landing_url": "/", "referrer": "", "utm_source": source,
                     "utm_medium": medium, "utm_campaign": campaign, "utm_term": "",

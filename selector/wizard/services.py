@@ -23,7 +23,7 @@ from django.utils import timezone
 from selector.core.attribution import UTM_FIELDS
 from selector.core.models import column_max_length
 from selector.wizard.models import WizardSession
-from selector.wizard.steps import ANSWER_FIELDS, RESULT_INDEX
+from selector.wizard.steps import ANSWER_FIELDS, RESULT, STAGES, stage_rank
 
 __all__ = ["UTM_FIELDS", "wizard_session_reach", "wizard_session_start",
            "wizard_session_store"]
@@ -59,7 +59,7 @@ def wizard_session_start(*, landing_url: str, referrer: str, utm: dict[str, str]
             referrer=_fit(referrer, "referrer"),
             language=_fit(language, "language"),
             answers={k: v for k, v in (answers or {}).items() if k in ANSWER_FIELDS},
-            furthest_step=RESULT_INDEX if result_shown else 1,
+            furthest_step=RESULT if result_shown else STAGES[0],
             result_at=timezone.now() if result_shown else None,
             **{name: _fit(utm.get(name, ""), name) for name in UTM_FIELDS},
         )
@@ -74,13 +74,13 @@ def wizard_session_store(*, ws: WizardSession, answers: dict, language: str) -> 
         ws.save(update_fields=["answers", "language", "updated_at"])
 
 
-def wizard_session_reach(*, ws: WizardSession, index: int) -> None:
-    """Record that the visitor saw step ``index`` (the result is RESULT_INDEX)."""
+def wizard_session_reach(*, ws: WizardSession, stage: str) -> None:
+    """Record that the visitor saw ``stage`` (a step's identifier, or steps.RESULT)."""
     fields = []
-    if index > ws.furthest_step:
-        ws.furthest_step = index
+    if stage_rank(stage) > stage_rank(ws.furthest_step):
+        ws.furthest_step = stage
         fields.append("furthest_step")
-    if index == RESULT_INDEX and ws.result_at is None:
+    if stage == RESULT and ws.result_at is None:
         ws.result_at = timezone.now()
         fields.append("result_at")
     if fields:

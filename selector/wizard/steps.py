@@ -156,8 +156,11 @@ STEPS_BY_ID = {step.identifier: step for step in STEPS}
 # Answer field -> the step that asks it (what-ifs, the result page's "Change" links).
 STEP_OF_FIELD = {name: step for step in STEPS for name in step.fields}
 RESULT = "result"
-# WizardSession.furthest_step counts 1..len(STEPS) for the questions, then the result.
-RESULT_INDEX = len(STEPS) + 1
+# What a session can reach, in the wizard's order: the questions, then the result.
+# WizardSession.furthest_step stores one of these identifiers (not a position, so a step
+# inserted later does not change what stored sessions mean; wizard/0003 mapped the old
+# positions). The funnel counts them in this order.
+STAGES: tuple[str, ...] = (*(step.identifier for step in STEPS), RESULT)
 ANSWER_FIELDS = ("gpus", "gpus_per_server", "workload", "budget", "determinism",
                  "throughput_limited", "nic_speed", "nics_per_server", "distance", "vendor",
                  "platform", "oversubscription")
@@ -168,8 +171,19 @@ def applicable_steps(answers: dict) -> list[Step]:
 
 
 def step_index(step: Step) -> int:
-    """1-based position in the full list (stable for the funnel report)."""
+    """1-based position in today's full list (to compare two steps; never stored)."""
     return STEPS.index(step) + 1
+
+
+def stage_rank(identifier: str) -> int:
+    """Position of a stage in STAGES; -1 for an identifier no stage has (any more)."""
+    return STAGES.index(identifier) if identifier in STAGES else -1
+
+
+def stages_from(identifier: str) -> tuple[str, ...]:
+    """``identifier`` and the stages after it: a session whose furthest stage is one of
+    these got at least that far."""
+    return STAGES[stage_rank(identifier):] if identifier in STAGES else ()
 
 
 def first_incomplete(answers: dict) -> Step | None:

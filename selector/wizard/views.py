@@ -39,7 +39,7 @@ from selector.wizard.presenters import result_context
 from selector.wizard.state import SESSION_KEY, get_wizard_session
 from selector.wizard.steps import (
     ANSWER_FIELDS,
-    RESULT_INDEX,
+    RESULT,
     STEP_OF_FIELD,
     STEPS,
     STEPS_BY_ID,
@@ -230,7 +230,7 @@ def step(request: HttpRequest, identifier: str) -> HttpResponse:
 def _step_page(request: HttpRequest, ws: WizardSession, current: Step, *, form=None,
                push: str | None = None) -> HttpResponse:
     answers = ws.answer_dict
-    services.wizard_session_reach(ws=ws, index=step_index(current))
+    services.wizard_session_reach(ws=ws, stage=current.identifier)
     steps = applicable_steps(answers)
     position = steps.index(current) + 1
     if form is None:
@@ -379,7 +379,7 @@ def _result_page(request: HttpRequest, ws: WizardSession, *, push: str | None = 
     answers = answers or build_answers(ws.answer_dict)
     if answers is None:  # defensive: callers check first
         return HttpResponseRedirect(_step_url(first_incomplete(ws.answer_dict)))
-    services.wizard_session_reach(ws=ws, index=RESULT_INDEX)
+    services.wizard_session_reach(ws=ws, stage=RESULT)
     context = result_context(fresh(answers))
     steps = applicable_steps(ws.answer_dict)
     context.update({
@@ -480,5 +480,5 @@ def handoff(request: HttpRequest, token: str) -> HttpResponse:
         add_never_cache_headers(response)
         return response
     ws = _start_session(request, answers=answers.to_dict(), result_shown=True)
-    services.wizard_session_reach(ws=ws, index=RESULT_INDEX)
+    services.wizard_session_reach(ws=ws, stage=RESULT)
     return HttpResponseRedirect(reverse("public:contact"), status=303)
