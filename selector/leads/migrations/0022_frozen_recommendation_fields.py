@@ -11,16 +11,14 @@ the snapshots stay: they are valid for the old reader too."""
 
 from django.db import migrations, models
 
+from selector.domain import InvalidAnswers
+from selector.leads.snapshots import first_release_snapshot
+
 
 def freeze_first_release_leads(apps, schema_editor):
     Lead = apps.get_model("leads", "Lead")
     pending = (Lead.objects.exclude(frozen_recommendation__has_key="snapshot_version")
                .only("pk", "answers", "frozen_recommendation").order_by("pk"))
-    if not pending.exists():
-        return
-    from selector.domain import InvalidAnswers
-    from selector.leads.snapshots import first_release_snapshot
-
     for lead in pending.iterator(chunk_size=500):
         old = lead.frozen_recommendation
         try:
