@@ -23,6 +23,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
 from selector.core import explain
+from selector.core.answers import NAMES, label_of
 from selector.core.codeversion import code_version
 from selector.core.i18n import active_is_english
 from selector.core.siteurl import site_url
@@ -46,11 +47,6 @@ from selector.planner.build import BuildParams, BuildView, build_api, build_view
 from selector.planner.diagram import fabric_svg
 from selector.planner.services import snapshot_digest
 from selector.planner.words import money, num, watts
-
-# Answer fields in the order the wizard asks them.
-ANSWER_ORDER = ("gpus", "gpus_per_server", "workload", "throughput_limited", "budget",
-                "determinism", "nic_speed", "nics_per_server", "vendor", "distance",
-                "platform", "oversubscription")
 
 
 @dataclass(frozen=True)
@@ -388,10 +384,10 @@ def _answer_rows(rec: Recommendation) -> list[AnswerRow]:
     answers = rec.answers
     data = answers.to_dict()
     rows = []
-    for name in ANSWER_ORDER:
+    for name in NAMES:  # the order the wizard asks them
         if name == "throughput_limited" and not throughput_matters(answers.servers):
             continue
-        rows.append(AnswerRow(name, str(explain.FIELD_LABELS[name]),
+        rows.append(AnswerRow(name, label_of(name),
                               explain.value_label(name, data[name] if name != "gpus"
                                                   else answers.gpus)))
     return rows
