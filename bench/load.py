@@ -612,7 +612,7 @@ def scenario(name: str, stack: Stack, seconds: float) -> Row:
     failed = rows(f"SELECT kind, error, count(*) FROM leads_delivery WHERE lead_id > {before} "
                   "AND status = 'failed' GROUP BY 1, 2")
     orphans = int(psql(f"SELECT count(*) FROM leads_lead WHERE id > {before} AND "
-                       "(wizard_session_id IS NULL OR sizing::text = '{}' OR "
+                       "(wizard_session_id IS NULL OR frozen_recommendation::text = '{}' OR "
                        "answers::text = '{}')"))
     # A lead can commit and its answer still fail (the redirect lost in an outage): not
     # lost (a retry finds the same lead); only an unanswered POST accounts for an extra one.

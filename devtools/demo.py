@@ -54,7 +54,7 @@ from selector.leads.models import (
 from selector.leads.privacy import PRIVACY_NOTICE_VERSION
 from selector.leads.validators import normalize_phone
 from selector.wizard.models import WizardSession
-from selector.wizard.steps import RESULT_INDEX
+from selector.wizard.steps import RESULT, STAGES
 
 BATCH = 2000
 ZH_SURNAMES = (
@@ -104,8 +104,8 @@ GPU_COUNTS = [8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096]
 GPU_WEIGHTS = [14, 14, 12, 14, 12, 10, 9, 7, 5, 3]
 STATUS_WEIGHTS = [(Status.NEW, 45), (Status.CONTACTED, 20), (Status.QUALIFIED, 12),
                   (Status.PROPOSAL, 8), (Status.WON, 5), (Status.LOST, 10)]
-# Sessions that did not become leads: how far they got (step index -> weight).
-FURTHEST_WEIGHTS = [(1, 30), (2, 20), (3, 14), (4, 10), (5, 6), (RESULT_INDEX, 20)]
+# Sessions that did not become leads: how far they got (stage identifier -> weight).
+FURTHEST_WEIGHTS = list(zip(STAGES, (30, 20, 14, 10, 6, 20), strict=True))
 TIMELINES = list(Timeline)
 PHONE_PREFIXES = ["138", "139", "186", "150", "177"]
 # Someone submitting again (same person, phone, e-mail, company), days later.
@@ -444,7 +444,7 @@ def seed(*, leads: int, sessions: int = 0, months: int = 12, seed: int | None = 
                 english = (i % en_every == 0) if en_every else rng.random() < 0.3
                 language = "en" if english else "zh-hans"
                 answers = _answers(rng)
-                snapshot, answers_json, sizing_json = snapshots(answers)
+                snapshot, answers_json, frozen_json = snapshots(answers)
                 created = lead_times[i]
                 source, medium, campaign = session_source()
                 landing = f"/?utm_source={source}&utm_campaign={campaign}" if source else "/"
@@ -452,7 +452,7 @@ def seed(*, leads: int, sessions: int = 0, months: int = 12, seed: int | None = 
                 session_rows.append({
                     "id": session_id, "created_at": created,
                     "updated_at": created + timedelta(minutes=3), "answers": answers_json,
-                    "furthest_step": RESULT_INDEX, "result_at": created + timedelta(minutes=2),
+                    "furthest_step": RESULT, "result_at": created + timedelta(minutes=2),
                     "language": language, "landing_url": landing, "referrer": "",
                     "utm_source": source, "utm_medium": medium, "utm_campaign": campaign,
                     "utm_term": "", "utm_content": ""})
@@ -485,7 +485,8 @@ def seed(*, leads: int, sessions: int = 0, months: int = 12, seed: int | None = 
                     source={"landing_url": landing, "utm_source": source,
                             "utm_medium": medium, "utm_campaign": campaign},
                     user_agent="Mozilla/5.0 (demo)", snapshot=snapshot, calendar=cal)
-                values.update(answers=answers_json, sizing=sizing_json)  # the same, as text
+                # The same values, as text.
+                values.update(answers=answers_json, frozen_recommendation=frozen_json)
                 key, score = values["company_key"], values["score"]
                 status = _weighted(rng, STATUS_WEIGHTS).value
                 work = _workspace(rng, status=status, score=score, lead_at=lead_at, now=now,
@@ -534,7 +535,7 @@ def seed(*, leads: int, sessions: int = 0, months: int = 12, seed: int | None = 
                     "created_at": created, "updated_at": created + timedelta(minutes=1),
                     "answers": EMPTY_JSON, "furthest_step": furthest,
                     "result_at": created + timedelta(minutes=2)
-                    if furthest >= RESULT_INDEX else None,
+                    if furthest == RESULT else None,
                     "language": "en" if rng.random() < 0.3 else "zh-hans",
                     "landing_url": "/", "referrer": "", "utm_source": source,
                     "utm_medium": medium, "utm_campaign": campaign, "utm_term": "",
@@ -561,7 +562,7 @@ class _CopyWriter:
             yield
             return
         with connection.cursor() as cursor:
-            # This transaction only: lz4 compresses the sizing snapshots several times
+            # This transaction only: lz4 compresses the recommendation snapshots several times
             # faster than the default pglz; more memory makes the index builds sort in RAM.
             cursor.execute("SELECT 'lz4' = ANY(enumvals) FROM pg_settings "
                            "WHERE name = 'default_toast_compression'")

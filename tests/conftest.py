@@ -73,8 +73,8 @@ def make_lead(*, gpus: int = 256, snapshot: bool = False, **fields) -> Lead:
     """A stored lead with its "created" event, as lead_create would leave it, without the
     wizard session; ``fields`` override any column. ``answers`` (a dict) defaults to
     ``gpus`` GPUs of balanced training; the decision columns follow the answers.
-    ``snapshot=True`` freezes the live recommendation into ``sizing`` (needs the content
-    fixture's catalogue); by default ``sizing`` is empty, as for a lead from before the
+    ``snapshot=True`` freezes the live recommendation into ``frozen_recommendation`` (needs
+    the content fixture's catalogue); by default it is empty, as for a lead from before the
     snapshots."""
     answers = (Answers.from_dict(fields["answers"]) if "answers" in fields else
                Answers(gpus=gpus, workload=Workload.TRAINING, budget=Budget.BALANCED,
@@ -87,13 +87,13 @@ def make_lead(*, gpus: int = 256, snapshot: bool = False, **fields) -> Lead:
         "email": f"lead{n}@example.cn", "role": "CTO", "timeline": "0-3m",
         "language": "zh-hans", "answers": answers.to_dict(),
         "recommendation": decision.recommendation.value, "rule": decision.rule,
-        "engine_version": decision.engine_version, "sizing": {}, "score": "hot",
+        "engine_version": decision.engine_version, "frozen_recommendation": {}, "score": "hot",
         "consent_given_at": timezone.now(), "consent_notice_version": "2026-11-30",
     }
     if snapshot:
         from selector.planner.services import freeze, fresh
 
-        data["sizing"] = freeze(fresh(answers))
+        data["frozen_recommendation"] = freeze(fresh(answers))
     data.update(fields)
     lead = Lead.objects.create(**data)
     LeadEvent.objects.create(lead=lead, kind=LeadEvent.Kind.CREATED)

@@ -11,7 +11,7 @@ from django.test import Client
 from django.utils import translation
 
 from selector.content.models import ContentBlock, FaqEntry, Switch
-from selector.core import explain
+from selector.core import choices, explain
 from selector.domain.catalogue import DEFAULT_CATALOGUE
 from selector.leads.report.render import render_pdf_document
 from selector.leads.report.samples import sample_report
@@ -40,7 +40,7 @@ def test_asterfusion_is_called_xingrongyuan(pages):
     vendors = {s.vendor for s in DEFAULT_CATALOGUE.switches if s.vendor_key == "asterfusion"}
     assert vendors == {"Asterfusion 星融元"}
     with translation.override("zh-hans"):
-        assert str(explain.VENDOR_LABELS["asterfusion"]) == "星融元（国产）"
+        assert str(choices.VENDOR_LABELS["asterfusion"]) == "星融元（国产）"
 
 
 def test_the_estimate_is_said_once_per_sentence():

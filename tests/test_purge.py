@@ -52,7 +52,7 @@ def _submitted(client) -> Lead:
 @pytest.fixture
 def aged(db):
     now = timezone.now()
-    old_empty = make_session(answers={}, furthest_step=1, result_at=None)
+    old_empty = make_session(answers={}, furthest_step="scale", result_at=None)
     old_answered = make_session()
     recent = make_session()
     WizardSession.objects.filter(pk__in=[old_empty.pk, old_answered.pk]).update(

@@ -2,6 +2,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from selector.core import forms as f
+from selector.core.answers import NAMES, AnswerFieldsMetaclass, answers_from_form
 from selector.domain import DISTANCES, OVERSUBSCRIPTIONS, Answers
 from selector.domain.build.performance import (
     MESSAGE_BYTES_MAX,
@@ -60,19 +61,10 @@ class BuildQuery(forms.Form):
             rack_u=data.get("rack_u") or RACK_U_DEFAULT)
 
 
-class RecommendQuery(BuildQuery):
-    gpus = f.gpus_field()
-    gpus_per_server = f.gpus_per_server_field()
-    workload = f.workload_field()
-    budget = f.budget_field()
-    determinism = f.determinism_field()
-    throughput_limited = f.StrictBooleanField(required=False)
-    nic_speed = f.NicSpeedField()
-    nics_per_server = f.nics_per_server_field()
-    vendor = f.vendor_field()
-    distance = f.distance_field()
-    platform = f.platform_field()
-    oversubscription = f.leaf_oversubscription_field()
+class RecommendQuery(BuildQuery, metaclass=AnswerFieldsMetaclass):
+    """Every answer of the wizard (selector.core.answers), plus the build part."""
+
+    answer_fields = NAMES
     # First release: the longest cable in metres. Still accepted; it picks the smallest
     # distance class that covers it (unless ``distance`` is given).
     cable_m = f.WholeNumberField(
@@ -91,43 +83,27 @@ class RecommendQuery(BuildQuery):
         return data
 
     def answers(self) -> Answers:
-        data = self.cleaned_data
-        return Answers(
-            gpus=data["gpus"],
-            gpus_per_server=data["gpus_per_server"] or 8,
-            workload=data["workload"],
-            budget=data["budget"],
-            determinism=data["determinism"],
-            throughput_limited=data["throughput_limited"],
-            nic_speed=data["nic_speed"],
-            nics_per_server=data["nics_per_server"],
-            vendor=data["vendor"],
-            distance=data["distance"],
-            platform=data["platform"],
-            oversubscription=data["oversubscription"],
-        )
+        return answers_from_form(self.cleaned_data)
 
 
+# The answers /api/fabric takes (a plan, not a decision).
+FABRIC_ANSWERS = ("gpus", "gpus_per_server", "nic_speed", "nics_per_server", "distance",
+                  "vendor", "platform")
 FABRIC_CHOICES = [("roce-v2-400g", "RoCE v2 400G"), ("roce-v2-800g", "RoCE v2 800G"),
                   ("infiniband", "InfiniBand")]
 
 
-class FabricQuery(BuildQuery):
+class FabricQuery(BuildQuery, metaclass=AnswerFieldsMetaclass):
     """Without ``fabric``: the textbook fat-tree of ``radix`` (first release). With it: the
-    catalogue plan of that fabric for the NICs, vendor and distance given."""
+    catalogue plan of that fabric for the NICs, vendor and distance given. The
+    oversubscription is its own field here: the fat-tree takes any ratio."""
 
-    gpus = f.gpus_field()
-    gpus_per_server = f.gpus_per_server_field()
+    answer_fields = FABRIC_ANSWERS
     radix = f.radix_field()
     oversubscription = f.oversubscription_field()
     fabric = forms.ChoiceField(
         label=_("Fabric"), required=False, choices=FABRIC_CHOICES,
         error_messages={"invalid_choice": _("Choose one of the offered options.")})
-    nic_speed = f.NicSpeedField()
-    nics_per_server = f.nics_per_server_field()
-    vendor = f.vendor_field()
-    distance = f.distance_field()
-    platform = f.platform_field()
 
     def clean(self):
         data = super().clean()
@@ -140,10 +116,5 @@ class FabricQuery(BuildQuery):
         return data
 
     def answers(self) -> Answers:
-        data = self.cleaned_data
-        return Answers(
-            gpus=data["gpus"], gpus_per_server=data["gpus_per_server"] or 8,
-            nic_speed=data["nic_speed"], nics_per_server=data["nics_per_server"],
-            vendor=data["vendor"], distance=data["distance"], throughput_limited=True,
-            platform=data["platform"], oversubscription=data.get("oversubscription") or 1,
-        )
+        return answers_from_form(self.cleaned_data, FABRIC_ANSWERS, throughput_limited=True,
+                                 oversubscription=self.cleaned_data.get("oversubscription") or 1)

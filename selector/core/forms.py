@@ -12,7 +12,7 @@ from django import forms
 from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
-from selector.core.explain import (
+from selector.core.choices import (
     BUDGET_LABELS,
     DETERMINISM_LABELS,
     PLATFORM_LABELS,

@@ -249,6 +249,10 @@ _CLEANERS: dict[str, Callable[[object], tuple[object, str | None]]] = {
 PLAN_FIELDS = ("nics_per_server", "vendor", "distance", "platform", "oversubscription")
 
 
+def _plain(value: object) -> object:
+    return value.value if isinstance(value, Enum) else value
+
+
 @dataclass(frozen=True)
 class Answers:
     """The wizard's answers, validated on construction.
@@ -310,21 +314,9 @@ class Answers:
         return dataclasses.replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-safe dict (enums as their string values); inverse of ``from_dict``."""
-        return {
-            "gpus": self.gpus,
-            "gpus_per_server": self.gpus_per_server,
-            "workload": self.workload.value,
-            "budget": self.budget.value,
-            "determinism": self.determinism.value,
-            "throughput_limited": self.throughput_limited,
-            "nic_speed": self.nic_speed,
-            "nics_per_server": self.nics_per_server,
-            "vendor": self.vendor,
-            "distance": self.distance,
-            "platform": self.platform,
-            "oversubscription": self.oversubscription,
-        }
+        """JSON-safe dict (enums as their string values), every field in declaration order;
+        inverse of ``from_dict``."""
+        return {f.name: _plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
 
     @classmethod
     def from_dict(cls, data: object) -> Answers:
@@ -352,6 +344,9 @@ class Answers:
             keys = sorted(errors, key=lambda k: (order.index(k) if k in order else len(order), k))
             raise InvalidAnswers({k: errors[k] for k in keys})
         return answers
+
+
+assert set(_CLEANERS) == {f.name for f in dataclasses.fields(Answers)}, "a cleaner per answer"
 
 
 @dataclass(frozen=True)

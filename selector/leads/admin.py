@@ -29,7 +29,7 @@ class LeadAdmin(admin.ModelAdmin):
     list_filter = ("status", "score", "recommendation", "language", "utm_source")
     search_fields = ("report_number", "company", "email", "phone")
     readonly_fields = ("public_id", "report_number", "wizard_session", "answers",
-                       "recommendation", "rule", "engine_version", "sizing",
+                       "recommendation", "rule", "engine_version", "frozen_recommendation",
                        "consent_given_at", "consent_notice_version", "consent_user_agent",
                        "created_at", "updated_at", "merged_into", "first_contact_at",
                        "first_contact_by", "sla_due", "last_activity_at")

@@ -1,8 +1,8 @@
 """What a new lead stores, decided in one place. ``lead_create`` builds every lead from a
 visitor's submission with it, and the demo data (``devtools.demo``, ``manage.py
 seed_demo``) builds its rows with it too, so the two cannot drift apart: the frozen
-recommendation (``sizing``), the report number, score, first-contact deadline, company
-key, consent record, contact and source columns."""
+recommendation (``frozen_recommendation``), the report number, score, first-contact
+deadline, company key, consent record, contact and source columns."""
 
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ def new_report_number(now: datetime | None = None, rng: random.Random | None = N
 
 def recommendation_snapshot(answers: Answers) -> tuple[Recommendation, dict]:
     """The recommendation a new lead is made with (today's engine, catalogue and prices)
-    and the snapshot it keeps in ``sizing``."""
+    and the snapshot it keeps in ``frozen_recommendation``."""
     rec = fresh(answers)
     return rec, freeze(rec)
 
@@ -54,7 +54,7 @@ def lead_values(*, answers: Answers, contact: Mapping[str, str], language: str,
     the visit came from (the wizard session's landing URL, referrer and UTM tags).
     ``snapshot`` (from recommendation_snapshot) and ``calendar`` (worktime.calendar())
     let a bulk caller compute them once for many leads."""
-    rec, sizing = snapshot or recommendation_snapshot(answers)
+    rec, frozen = snapshot or recommendation_snapshot(answers)
     decision = rec.decision
     score = score_lead(answers, contact["timeline"])
     return {
@@ -63,7 +63,7 @@ def lead_values(*, answers: Answers, contact: Mapping[str, str], language: str,
         "recommendation": decision.recommendation.value,
         "rule": decision.rule,
         "engine_version": decision.engine_version,
-        "sizing": sizing,
+        "frozen_recommendation": frozen,
         "score": score.value,
         "sla_due": worktime.sla_due(score, now, calendar),
         "company_key": duplicates.company_key(contact.get("company", "")),

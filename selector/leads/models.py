@@ -96,9 +96,10 @@ class Lead(models.Model):
     message = models.TextField(_("message"), max_length=2000, blank=True)
     language = models.CharField(_("language"), max_length=10, choices=settings.LANGUAGES)
 
-    # What the visitor was shown: the answers, and in ``sizing`` the frozen recommendation
-    # snapshot (selector.domain.Recommendation.to_dict(): decision, both fabric plans, BOM,
-    # tuning, sources, engine and catalogue versions). Rendered by selector.planner.
+    # What the visitor was shown: the answers, and in ``frozen_recommendation`` the
+    # recommendation snapshot (selector.domain.Recommendation.to_dict(): decision, both
+    # fabric plans, BOM, tuning, sources, engine and catalogue versions). Rendered by
+    # selector.planner.
     answers = models.JSONField(_("answers"))
     # The answers' total GPUs as a column (answers never change after creation): the staff
     # list filters on it and exports it, and reading it from the JSON costs a TOAST fetch
@@ -109,7 +110,9 @@ class Lead(models.Model):
     recommendation = models.CharField(_("recommendation"), max_length=40)
     rule = models.CharField(_("rule"), max_length=10)
     engine_version = models.CharField(_("engine version"), max_length=40)
-    sizing = models.JSONField(_("sizing shown"), default=dict, blank=True)
+    # Named ``sizing`` until leads/0022 (it held a sizing summary in the first release).
+    frozen_recommendation = models.JSONField(_("recommendation shown"), default=dict,
+                                             blank=True)
 
     score = models.CharField(_("score"), max_length=10, choices=Score.choices)
     status = models.CharField(_("status"), max_length=20, choices=Status.choices,

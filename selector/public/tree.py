@@ -18,9 +18,10 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from selector.content.models import ContentBlock
+from selector.core.answers import NAMES, form_value
 from selector.core.explain import FABRIC_SHORT, RULE_TITLES, fabric_label, value_label
 from selector.domain import Answers, Budget, Decision, Determinism, Workload, decide
-from selector.domain.decision import SMALL_CLUSTER_SERVERS, THOUSAND_GPUS
+from selector.domain.decision import PLAN_FIELDS, SMALL_CLUSTER_SERVERS, THOUSAND_GPUS
 
 # One complete answer set per rule. Every field is given (nic_speed too), so each wizard
 # step arrives pre-filled and "Next" all the way through reproduces the leaf. Servers of 8
@@ -63,19 +64,11 @@ SEED_LINE_RULES = {
 
 
 def prefill_query(answers: Answers) -> str:
-    """The wizard's prefill query string for a complete answer set."""
+    """The wizard's prefill query string for a complete answer set: the answers the rule
+    reads (the hardware answers keep the wizard's defaults), as the step forms take them."""
     data = answers.to_dict()
-    params = {
-        "gpus": data["gpus"],
-        "gpus_per_server": data["gpus_per_server"],
-        "workload": data["workload"],
-        "budget": data["budget"],
-        "determinism": data["determinism"],
-        "throughput_limited": "true" if data["throughput_limited"] else "false",
-    }
-    if data.get("nic_speed") is not None:
-        params["nic_speed"] = data["nic_speed"]
-    return urlencode(params)
+    return urlencode({name: form_value(name, data[name]) for name in NAMES
+                      if name not in PLAN_FIELDS and data[name] is not None})
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ from selector.staff import columns, permissions
 from selector.staff.access import contact_scope
 from selector.staff.forms import OWNER_MINE, OWNER_NONE, SCALE_RANGES, SORTS, STATUS_OPEN
 from selector.wizard.models import WizardSession
-from selector.wizard.steps import STEPS
+from selector.wizard.steps import STEPS, stages_from
 
 # Shorter search terms match the beginning of name / company only (see filtered_leads).
 SEARCH_ANYWHERE_MIN = 3
@@ -156,8 +156,9 @@ def search_short(qs: QuerySet[Lead], q: str) -> QuerySet[Lead]:
 
 DASHBOARD_CACHE_SECONDS = 60
 TOP_SOURCES = 10
-# Sessions that reached step 2, 3, ... len(STEPS).
-STEP_INDEXES = range(2, len(STEPS) + 1)
+# Sessions that reached the second step, the third, ... the last (counted by the stored
+# step identifier, in today's step order; every session reached the first).
+FUNNEL_STEPS = tuple(step.identifier for step in STEPS[1:])
 
 
 def dashboard_cache_key(start: dt.date, end: dt.date, source: str) -> str:
@@ -185,20 +186,20 @@ def _compute_figures(start: dt.date, end: dt.date, source: str) -> dict:
         sessions = sessions.filter(utm_source=source)
         leads = leads.filter(utm_source=source)
     started = results = 0
-    steps = [0] * len(STEP_INDEXES)
+    steps = [0] * len(FUNNEL_STEPS)
     # Per source: sessions, results, leads.
     per_source: defaultdict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
     session_rows = sessions.values("utm_source").annotate(
         started=Count("*"), results=Count("created_at", filter=Q(result_at__isnull=False)),
-        **{f"step{i}": Count("created_at", filter=Q(furthest_step__gte=i))
-           for i in STEP_INDEXES}).order_by()
+        **{f"step{i}": Count("created_at", filter=Q(furthest_step__in=stages_from(ident)))
+           for i, ident in enumerate(FUNNEL_STEPS)}).order_by()
     for row in session_rows:
         started += row["started"]
         results += row["results"]
         # django-stubs types the row as a TypedDict of the names it can see; the step{i}
         # counts come through **kwargs.
         steps = [n + row[f"step{i}"]  # type: ignore[literal-required]
-                 for n, i in zip(steps, STEP_INDEXES, strict=True)]
+                 for i, n in enumerate(steps)]
         per_source[row["utm_source"]][:2] = row["started"], row["results"]
     weeks: defaultdict[dt.date, int] = defaultdict(int)
     mix: defaultdict[str, int] = defaultdict(int)

@@ -13,8 +13,9 @@ class WizardSession(models.Model):
     created_at = models.DateTimeField(_("started"), auto_now_add=True, db_index=True)
     updated_at = models.DateTimeField(_("last activity"), auto_now=True)
     answers = models.JSONField(_("answers"), default=dict, blank=True)
-    # Index (1-based) of the furthest step reached; the result step counts as a step.
-    furthest_step = models.PositiveSmallIntegerField(_("furthest step"), default=1)
+    # Identifier of the furthest stage reached (selector.wizard.steps.STAGES: a step's
+    # identifier, or "result"); a position until wizard/0003.
+    furthest_step = models.CharField(_("furthest step"), max_length=30, default="scale")
     result_at = models.DateTimeField(_("result first shown"), null=True, blank=True)
     language = models.CharField(_("language"), max_length=10, blank=True)
     landing_url = models.CharField(_("landing URL"), max_length=500, blank=True)

@@ -20,10 +20,11 @@ from datetime import timedelta
 from django.db import connection, transaction
 from django.utils import timezone
 
+from selector.core.answers import NAMES
 from selector.core.attribution import UTM_FIELDS
 from selector.core.models import column_max_length
 from selector.wizard.models import WizardSession
-from selector.wizard.steps import ANSWER_FIELDS, RESULT_INDEX
+from selector.wizard.steps import RESULT, STAGES, stage_rank
 
 __all__ = ["UTM_FIELDS", "wizard_session_reach", "wizard_session_start",
            "wizard_session_store"]
@@ -58,8 +59,8 @@ def wizard_session_start(*, landing_url: str, referrer: str, utm: dict[str, str]
             landing_url=_fit(landing_url, "landing_url"),
             referrer=_fit(referrer, "referrer"),
             language=_fit(language, "language"),
-            answers={k: v for k, v in (answers or {}).items() if k in ANSWER_FIELDS},
-            furthest_step=RESULT_INDEX if result_shown else 1,
+            answers={k: v for k, v in (answers or {}).items() if k in NAMES},
+            furthest_step=RESULT if result_shown else STAGES[0],
             result_at=timezone.now() if result_shown else None,
             **{name: _fit(utm.get(name, ""), name) for name in UTM_FIELDS},
         )
@@ -68,19 +69,19 @@ def wizard_session_start(*, landing_url: str, referrer: str, utm: dict[str, str]
 def wizard_session_store(*, ws: WizardSession, answers: dict, language: str) -> None:
     """Merge validated answers (only known fields) into the session."""
     ws.answers = {**ws.answer_dict,
-                  **{k: v for k, v in answers.items() if k in ANSWER_FIELDS}}
+                  **{k: v for k, v in answers.items() if k in NAMES}}
     ws.language = _fit(language, "language")
     with _visit_write():
         ws.save(update_fields=["answers", "language", "updated_at"])
 
 
-def wizard_session_reach(*, ws: WizardSession, index: int) -> None:
-    """Record that the visitor saw step ``index`` (the result is RESULT_INDEX)."""
+def wizard_session_reach(*, ws: WizardSession, stage: str) -> None:
+    """Record that the visitor saw ``stage`` (a step's identifier, or steps.RESULT)."""
     fields = []
-    if index > ws.furthest_step:
-        ws.furthest_step = index
+    if stage_rank(stage) > stage_rank(ws.furthest_step):
+        ws.furthest_step = stage
         fields.append("furthest_step")
-    if index == RESULT_INDEX and ws.result_at is None:
+    if stage == RESULT and ws.result_at is None:
         ws.result_at = timezone.now()
         fields.append("result_at")
     if fields:

@@ -12,6 +12,7 @@ from functools import lru_cache
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
+from selector.core.answers import ANSWER_FIELDS, form_value, of_step
 from selector.domain import Answers, InvalidAnswers
 from selector.domain.decision import throughput_matters
 from selector.wizard import forms as wf
@@ -32,16 +33,6 @@ def asks_throughput(answers: dict) -> bool:
     return servers is not None and throughput_matters(servers)
 
 
-def form_value(name: str, value: object) -> str:
-    """A stored answer as the step form would have received it (``None`` is the NIC
-    speed's "not sure" and an empty number elsewhere)."""
-    if value is None:
-        return wf.UNSURE if name == "nic_speed" else ""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
-
-
 @dataclass(frozen=True)
 class Step:
     """One question of the wizard. Everything that depends on the other answers (which
@@ -53,11 +44,18 @@ class Step:
     title: Promise  # the question, as the step heading
     form_class: type[wf.StepForm]
     template: str
-    fields: tuple[str, ...]
     faq_topics: frozenset[str] = field(default_factory=frozenset)
     decision_keys: tuple[str, ...] = ()  # ContentBlock keys of decision-tree lines
-    # Fields with a default: a session stored before they existed is still complete.
-    optional: tuple[str, ...] = ()
+
+    @property
+    def fields(self) -> tuple[str, ...]:
+        """The answers this step can ask (selector.core.answers), in order."""
+        return self.form_class.answer_fields
+
+    @property
+    def optional(self) -> tuple[str, ...]:
+        """Answers with a default: a session stored before they existed is complete."""
+        return tuple(f.name for f in of_step(self.identifier) if f.optional)
 
     def is_applicable(self, answers: dict) -> bool:
         return True
@@ -133,34 +131,28 @@ class WorkloadStep(Step):
 
 STEPS: tuple[Step, ...] = (
     Step("scale", _("Scale"), _("How many GPUs will the cluster have?"), wf.ScaleForm,
-         "wizard/step_scale.html", ("gpus", "gpus_per_server"),
-         frozenset({"scale"}), ("tree-single-server",)),
+         "wizard/step_scale.html", frozenset({"scale"}), ("tree-single-server",)),
     WorkloadStep("workload", _("Workload"), _("What will the cluster mostly run?"),
-                 wf.WorkloadForm, "wizard/step_workload.html",
-                 ("workload", "throughput_limited"), frozenset({"workload"}),
+                 wf.WorkloadForm, "wizard/step_workload.html", frozenset({"workload"}),
                  ("tree-thousand-gpus",)),
     Step("budget", _("Budget"), _("How do you weigh cost against performance?"),
-         wf.BudgetForm, "wizard/step_budget.html", ("budget",), frozenset({"budget"}),
+         wf.BudgetForm, "wizard/step_budget.html", frozenset({"budget"}),
          ("tree-multi-node-budget",)),
     Step("determinism", _("Determinism"), _("How strict are your latency requirements?"),
-         wf.DeterminismForm, "wizard/step_determinism.html", ("determinism",),
-         frozenset({"determinism"}), ("tree-strict",)),
+         wf.DeterminismForm, "wizard/step_determinism.html", frozenset({"determinism"}),
+         ("tree-strict",)),
     Step("nic-speed", _("Network hardware"), _("Which NICs, distances and switches?"),
-         wf.NicSpeedForm, "wizard/step_nic_speed.html",
-         ("nic_speed", "nics_per_server", "distance", "vendor", "platform",
-          "oversubscription"),
-         frozenset({"speed"}), (),
-         optional=("nics_per_server", "distance", "vendor", "platform", "oversubscription")),
+         wf.NicSpeedForm, "wizard/step_nic_speed.html", frozenset({"speed"}), ()),
 )
 STEPS_BY_ID = {step.identifier: step for step in STEPS}
 # Answer field -> the step that asks it (what-ifs, the result page's "Change" links).
-STEP_OF_FIELD = {name: step for step in STEPS for name in step.fields}
+STEP_OF_FIELD = {f.name: STEPS_BY_ID[f.step] for f in ANSWER_FIELDS}
 RESULT = "result"
-# WizardSession.furthest_step counts 1..len(STEPS) for the questions, then the result.
-RESULT_INDEX = len(STEPS) + 1
-ANSWER_FIELDS = ("gpus", "gpus_per_server", "workload", "budget", "determinism",
-                 "throughput_limited", "nic_speed", "nics_per_server", "distance", "vendor",
-                 "platform", "oversubscription")
+# What a session can reach, in the wizard's order: the questions, then the result.
+# WizardSession.furthest_step stores one of these identifiers (not a position, so a step
+# inserted later does not change what stored sessions mean; wizard/0003 mapped the old
+# positions). The funnel counts them in this order.
+STAGES: tuple[str, ...] = (*(step.identifier for step in STEPS), RESULT)
 
 
 def applicable_steps(answers: dict) -> list[Step]:
@@ -168,8 +160,19 @@ def applicable_steps(answers: dict) -> list[Step]:
 
 
 def step_index(step: Step) -> int:
-    """1-based position in the full list (stable for the funnel report)."""
+    """1-based position in today's full list (to compare two steps; never stored)."""
     return STEPS.index(step) + 1
+
+
+def stage_rank(identifier: str) -> int:
+    """Position of a stage in STAGES; -1 for an identifier no stage has (any more)."""
+    return STAGES.index(identifier) if identifier in STAGES else -1
+
+
+def stages_from(identifier: str) -> tuple[str, ...]:
+    """``identifier`` and the stages after it: a session whose furthest stage is one of
+    these got at least that far."""
+    return STAGES[stage_rank(identifier):] if identifier in STAGES else ()
 
 
 def first_incomplete(answers: dict) -> Step | None:

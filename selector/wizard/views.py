@@ -22,8 +22,9 @@ from django_htmx.http import push_url
 
 from selector.content.httpcache import cacheable
 from selector.content.queries import block, company, faq_entries
+from selector.core.answers import NAMES, form_value, label_of
 from selector.core.attribution import visit_source
-from selector.core.explain import FABRIC_SHORT, FIELD_LABELS, value_label, what_if_condition
+from selector.core.explain import FABRIC_SHORT, value_label, what_if_condition
 from selector.core.sharing import answers_from_token, share_token
 from selector.core.siteurl import absolute
 from selector.core.social import Social
@@ -38,8 +39,7 @@ from selector.wizard.models import WizardSession
 from selector.wizard.presenters import result_context
 from selector.wizard.state import SESSION_KEY, get_wizard_session
 from selector.wizard.steps import (
-    ANSWER_FIELDS,
-    RESULT_INDEX,
+    RESULT,
     STEP_OF_FIELD,
     STEPS,
     STEPS_BY_ID,
@@ -47,14 +47,12 @@ from selector.wizard.steps import (
     applicable_steps,
     build_answers,
     first_incomplete,
-    form_value,
     next_step,
     previous_step,
     servers_of,
     step_index,
 )
 
-PREFILL_FIELDS = ANSWER_FIELDS
 # A refused step form (or what-if) kept for the GET that shows its errors (PRG).
 DRAFT_KEY = "wizard_draft"
 WHAT_IF_ERROR_KEY = "wizard_what_if_error"
@@ -133,7 +131,7 @@ def start(request: HttpRequest) -> HttpResponse:
     A first visit without pre-filled answers and nothing to attribute creates nothing: the
     first step's page starts the session, so this redirect sets no cookie."""
     source = request.POST if request.method == "POST" else request.GET
-    given = {name: source[name] for name in PREFILL_FIELDS if source.get(name, "") != ""}
+    given = {name: source[name] for name in NAMES if source.get(name, "") != ""}
     if not given:
         ws = get_wizard_session(request)
         if ws is None and (settings.SESSION_COOKIE_NAME in request.COOKIES
@@ -154,7 +152,7 @@ def start(request: HttpRequest) -> HttpResponse:
 
 def _confirm_prefill(request: HttpRequest, stored: dict, prefill: dict,
                      changes: dict) -> HttpResponse:
-    rows = [(FIELD_LABELS[name],
+    rows = [(label_of(name),
              value_label(name, stored[name]) if name in stored else "",
              value_label(name, value))
             for name, value in changes.items()]
@@ -230,7 +228,7 @@ def step(request: HttpRequest, identifier: str) -> HttpResponse:
 def _step_page(request: HttpRequest, ws: WizardSession, current: Step, *, form=None,
                push: str | None = None) -> HttpResponse:
     answers = ws.answer_dict
-    services.wizard_session_reach(ws=ws, index=step_index(current))
+    services.wizard_session_reach(ws=ws, stage=current.identifier)
     steps = applicable_steps(answers)
     position = steps.index(current) + 1
     if form is None:
@@ -309,7 +307,7 @@ def result(request: HttpRequest) -> HttpResponse:
 def _changed_answers(data, answers: Answers) -> tuple[Answers | None, str, str | None]:
     """``answers`` with exactly one answer changed as ``data`` (a what-if's ``field=value``)
     says, validated by the owning step's form: (changed, field, None) or (None, "", error)."""
-    names = [name for name in ANSWER_FIELDS if name in data]
+    names = [name for name in NAMES if name in data]
     if len(names) != 1:
         return None, "", _("Choose one answer to change.")
     name = names[0]
@@ -379,7 +377,7 @@ def _result_page(request: HttpRequest, ws: WizardSession, *, push: str | None = 
     answers = answers or build_answers(ws.answer_dict)
     if answers is None:  # defensive: callers check first
         return HttpResponseRedirect(_step_url(first_incomplete(ws.answer_dict)))
-    services.wizard_session_reach(ws=ws, index=RESULT_INDEX)
+    services.wizard_session_reach(ws=ws, stage=RESULT)
     context = result_context(fresh(answers))
     steps = applicable_steps(ws.answer_dict)
     context.update({
@@ -480,5 +478,5 @@ def handoff(request: HttpRequest, token: str) -> HttpResponse:
         add_never_cache_headers(response)
         return response
     ws = _start_session(request, answers=answers.to_dict(), result_shown=True)
-    services.wizard_session_reach(ws=ws, index=RESULT_INDEX)
+    services.wizard_session_reach(ws=ws, stage=RESULT)
     return HttpResponseRedirect(reverse("public:contact"), status=303)

@@ -31,7 +31,7 @@ def contact_data(client=None, **overrides) -> dict:
 
 
 def make_session(**fields) -> WizardSession:
-    defaults = {"answers": dict(ANSWERS), "furthest_step": 6, "result_at": timezone.now(),
+    defaults = {"answers": dict(ANSWERS), "furthest_step": "result", "result_at": timezone.now(),
                 "language": "zh-hans", "landing_url": "/?utm_source=baidu",
                 "referrer": "https://www.baidu.com/", "utm_source": "baidu",
                 "utm_medium": "cpc", "utm_campaign": "roce-2026"}

@@ -79,7 +79,7 @@ def test_it_creates_the_lead_and_shows_the_thank_you_page(visitor, ws):
     assert lead.consent_given_at is not None
     assert lead.answers["gpus"] == 256
     assert lead.recommendation and lead.rule.startswith("R") and lead.engine_version
-    assert lead.sizing["recommended"]["fabric"] == lead.recommendation
+    assert lead.frozen_recommendation["recommended"]["fabric"] == lead.recommendation
     assert lead.score == "hot"  # within 3 months, 256 GPUs, balanced budget
     assert lead.status == "new" and lead.owner is None
     assert (lead.utm_source, lead.utm_medium, lead.referrer) == (

@@ -33,8 +33,8 @@ def test_it_creates_one_lead_with_its_snapshot(ws, content):
     assert lead.wizard_session == ws and ws.lead == lead
     # The frozen recommendation: versioned, and read back as the same object.
     from selector.domain import Recommendation
-    assert lead.sizing["snapshot_version"] == 1
-    rec = Recommendation.from_dict(lead.sizing)
+    assert lead.frozen_recommendation["snapshot_version"] == 1
+    rec = Recommendation.from_dict(lead.frozen_recommendation)
     assert rec.answers.to_dict() == lead.answers
     assert rec.decision.rule == lead.rule and rec.engine_version == lead.engine_version
     assert rec.catalogue_version and rec.recommended.plan is not None

@@ -15,7 +15,7 @@ from django.core.management.base import CommandError
 
 from selector.content.catalogue_fixture import FIXTURE, dumps, regenerate
 from selector.content.models import Part, Switch
-from selector.core import explain
+from selector.core import choices
 from selector.domain import DEFAULT_CATALOGUE, VENDORS, Catalogue
 from selector.domain.catalogue import VENDOR_NAMES
 
@@ -73,9 +73,9 @@ def test_the_vendor_choices_are_the_catalogues_ethernet_vendors_each_named_in_bo
 
     for key, (english, chinese) in VENDOR_NAMES.items():
         with override("en"):
-            assert str(explain.VENDOR_LABELS[key]) == english
+            assert str(choices.VENDOR_LABELS[key]) == english
         with override("zh-hans"):
-            assert str(explain.VENDOR_LABELS[key]) == chinese
+            assert str(choices.VENDOR_LABELS[key]) == chinese
     unnamed = dataclasses.replace(DEFAULT_CATALOGUE.switches[0], vendor_key="any")
     assert any("not a vendor choice" in p or "no name" in p
                for p in Catalogue((unnamed,)).problems())

@@ -68,7 +68,7 @@ def test_the_shared_result_shows_the_downloads_and_a_summary(client, content):
 def test_staff_download_the_leads_frozen_plan(client, sales, outsider, content):
     rec = fresh(ANSWERS)
     frozen = freeze(rec)
-    lead = make_lead(answers=ANSWERS.to_dict(), sizing=frozen)
+    lead = make_lead(answers=ANSWERS.to_dict(), frozen_recommendation=frozen)
     url = reverse("staff:lead_cabling_csv", args=[lead.public_id])
     assert client.get(url).status_code == 404  # signed out: nothing says it exists
     assert login(client, outsider).get(url).status_code == 404

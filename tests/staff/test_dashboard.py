@@ -8,7 +8,7 @@ from django.utils import timezone
 from selector.domain import Fabric
 from selector.leads.models import Lead
 from selector.wizard.models import WizardSession
-from selector.wizard.steps import RESULT_INDEX
+from selector.wizard.steps import RESULT
 from tests.conftest import make_lead
 
 from .conftest import login
@@ -19,13 +19,13 @@ URL = "/en/staff/dashboard/"
 @pytest.fixture
 def sessions(db):
     now = timezone.now()
-    for step in (1, 1, 2, 3, 4, 5):
+    for step in ("scale", "scale", "workload", "budget", "determinism", "nic-speed"):
         WizardSession.objects.create(furthest_step=step, utm_source="baidu")
-    results = [WizardSession.objects.create(furthest_step=RESULT_INDEX, result_at=now,
+    results = [WizardSession.objects.create(furthest_step=RESULT, result_at=now,
                                             utm_source="wechat") for _ in range(4)]
     make_lead(wizard_session=results[0], utm_source="wechat", recommendation="infiniband")
     make_lead(wizard_session=results[1], utm_source="wechat")
-    old = WizardSession.objects.create(furthest_step=1)
+    old = WizardSession.objects.create(furthest_step="scale")
     WizardSession.objects.filter(pk=old.pk).update(created_at=now - dt.timedelta(days=200))
     return results
 
@@ -80,7 +80,8 @@ def test_seed_demo_creates_bilingual_leads_and_sessions(db, content):
     months = {d.month for d in Lead.objects.values_list("created_at", flat=True)}
     assert len(months) > 3
     lead = Lead.objects.first()
-    assert lead.sizing.get("recommended") or lead.sizing.get("recommended_error") is not None \
+    frozen = lead.frozen_recommendation
+    assert frozen.get("recommended") or frozen.get("recommended_error") is not None \
         or lead.recommendation == Fabric.STANDARD  # no fabric to size
 
 
@@ -127,6 +128,6 @@ def test_seed_demo_leads_store_what_lead_create_would(db, content):
             user_agent=lead.consent_user_agent)
         stored = {name: getattr(lead, name) for name in expected}
         assert stored == expected
-        assert stored["sizing"]["snapshot_version"]
+        assert stored["frozen_recommendation"]["snapshot_version"]
         checked += 1
     assert checked == 40

@@ -15,7 +15,7 @@ from selector.leads.services import lead_delete
 from selector.staff import queries
 from selector.wizard.models import WizardSession
 from selector.wizard.services import wizard_session_reach
-from selector.wizard.steps import RESULT_INDEX, STEPS
+from selector.wizard.steps import RESULT, STAGES, STEPS, stage_rank
 from tests.conftest import make_lead
 
 pytestmark = pytest.mark.django_db
@@ -39,12 +39,12 @@ def history():
     rng = random.Random(7)
     for _ in range(120):
         ws = WizardSession.objects.create(
-            furthest_step=rng.randint(1, RESULT_INDEX), utm_source=rng.choice(SOURCES))
-        if ws.furthest_step == RESULT_INDEX:
+            furthest_step=rng.choice(STAGES), utm_source=rng.choice(SOURCES))
+        if ws.furthest_step == RESULT:
             ws.result_at = timezone.now()
             ws.save(update_fields=["result_at"])
         _backdate(ws, _at(rng.randint(0, 20), rng.choice([0, 12, 23])))
-        if ws.furthest_step == RESULT_INDEX and rng.random() < 0.6:
+        if ws.furthest_step == RESULT and rng.random() < 0.6:
             lead = make_lead(wizard_session=ws, utm_source=ws.utm_source,
                              recommendation=rng.choice(FABRICS))
             _backdate(lead, ws.created_at)
@@ -58,8 +58,8 @@ def expected(start: dt.date, end: dt.date, source: str = "") -> dict:
 
     sessions = [s for s in WizardSession.objects.all() if within(s)]
     leads = [lead for lead in Lead.objects.all() if within(lead)]
-    funnel = [len(sessions), *(sum(s.furthest_step >= i for s in sessions)
-                               for i in range(2, len(STEPS) + 1)),
+    funnel = [len(sessions), *(sum(stage_rank(s.furthest_step) >= i for s in sessions)
+                               for i in range(1, len(STEPS))),
               sum(s.result_at is not None for s in sessions), len(leads)]
     weeks: Counter[dt.date] = Counter()
     for lead in leads:
@@ -93,13 +93,13 @@ def test_figures_equal_a_direct_count(history, span, source):
 
 def test_a_session_finishing_after_midnight_updates_the_day_it_started(
         django_capture_on_commit_callbacks):
-    ws = WizardSession.objects.create(furthest_step=2, utm_source="baidu")
+    ws = WizardSession.objects.create(furthest_step="workload", utm_source="baidu")
     _backdate(ws, _at(1, 23))
     end = timezone.localdate()
     start = end - dt.timedelta(days=7)
     assert figures(start, end)["funnel"][-2] == 0
     with django_capture_on_commit_callbacks(execute=True):
-        wizard_session_reach(ws=ws, index=RESULT_INDEX)
+        wizard_session_reach(ws=ws, stage=RESULT)
     assert figures(start, end) == expected(start, end)
     assert figures(start, end)["funnel"][-2] == 1
 

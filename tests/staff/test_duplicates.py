@@ -27,7 +27,7 @@ def _submit(**contact):
             "email": "zhang.wei@example.com", "role": "CTO", "timeline": "0-3m",
             "wechat": "", "message": ""}
     data.update(contact)
-    ws = WizardSession.objects.create(answers=dict(ANSWERS), furthest_step=6)
+    ws = WizardSession.objects.create(answers=dict(ANSWERS), furthest_step="result")
     lead, created = lead_create(wizard_session=ws, answers=Answers.from_dict(ANSWERS),
                                 contact=data, language="zh-hans")
     return lead
@@ -110,7 +110,7 @@ def test_the_notification_names_the_duplicate(db, settings, mailoutbox,
 
 
 def test_a_resubmission_of_the_same_session_is_not_a_duplicate(db):
-    ws = WizardSession.objects.create(answers=dict(ANSWERS), furthest_step=6)
+    ws = WizardSession.objects.create(answers=dict(ANSWERS), furthest_step="result")
     contact = {"name": "张伟", "company": "深圳算力科技有限公司", "phone": "+8613812345678",
                "email": "zhang.wei@example.com", "role": "CTO", "timeline": "0-3m"}
     a, created_a = lead_create(wizard_session=ws, answers=Answers.from_dict(ANSWERS),

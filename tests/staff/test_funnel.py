@@ -31,14 +31,15 @@ def _session(day, furthest, *, result=False, lead=False, source="baidu", hour=10
 
 @pytest.fixture
 def history():
-    _session(DAY1, 1)
-    _session(DAY1, 3)
-    _session(DAY1, 6, result=True)
-    _session(DAY1, 6, result=True, lead=True)
-    _session(DAY1, 2, source="")
-    _session(DAY2, 6, result=True, lead=True, source="wechat")
-    _session(DAY2, 4, source="wechat", hour=23)  # 23:00 Shanghai time still counts as DAY2
-    _session(DAY2 + dt.timedelta(days=1), 6, result=True, lead=True, hour=0)  # out of range
+    _session(DAY1, "scale")
+    _session(DAY1, "budget")
+    _session(DAY1, "result", result=True)
+    _session(DAY1, "result", result=True, lead=True)
+    _session(DAY1, "workload", source="")
+    _session(DAY2, "result", result=True, lead=True, source="wechat")
+    # 23:00 Shanghai time still counts as DAY2.
+    _session(DAY2, "determinism", source="wechat", hour=23)
+    _session(DAY2 + dt.timedelta(days=1), "result", result=True, lead=True, hour=0)  # out of range
 
 
 def funnel(start, end, source=""):
@@ -68,3 +69,10 @@ def test_it_counts_per_day(history):
 
 def test_an_empty_period_is_all_zero():
     assert funnel(DAY1, DAY1) == [0, 0, 0, 0, 0, 0, 0]
+
+
+def test_it_counts_by_step_identifier_and_a_retired_one_only_as_started(history):
+    # A stage no step has any more (a renamed or removed step): the session started, and
+    # reached no counted stage; the others keep their counts.
+    _session(DAY1, "retired-step")
+    assert funnel(DAY1, DAY2) == [8, 6, 5, 4, 3, 3, 2]

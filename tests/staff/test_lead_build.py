@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db
 
 def test_the_lead_page_shows_the_build_part_of_the_frozen_plan(client, sales, content):
     rec = fresh(Answers(1024, nic_speed=400))
-    lead = make_lead(sizing=freeze(rec))
+    lead = make_lead(frozen_recommendation=freeze(rec))
     body = login(client, sales).get(
         reverse("staff:lead_detail", args=[lead.public_id])).content.decode()
     with translation.override("zh-hans"):

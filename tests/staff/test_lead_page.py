@@ -11,6 +11,8 @@ from tests.conftest import make_lead
 
 from .conftest import edit, login
 
+FROZEN_COLUMN = '"frozen_recommendation"'
+
 
 def detail(lead):
     return reverse("staff:lead_detail", args=[lead.public_id])
@@ -22,7 +24,7 @@ def test_it_shows_everything_about_the_lead(client, sales, content):
     from selector.planner.services import freeze, fresh
 
     rec = fresh(Answers.from_dict(make_lead().answers))
-    lead = make_lead(sizing=freeze(rec), message="<script>alert(1)</script>",
+    lead = make_lead(frozen_recommendation=freeze(rec), message="<script>alert(1)</script>",
                      utm_source="baidu", consent_user_agent="Mozilla/5.0 test", owner=sales)
     response = login(client, sales).get(detail(lead))
     body = response.content.decode()
@@ -195,7 +197,7 @@ def test_the_plan_block_is_cached_per_language_and_snapshot(client, sales, lead)
     zh = plan(page(lead))
     en = plan(page(lead, "/en"))
     assert "网络方案、物料清单与调优" in zh and "Fabric, bill of materials and tuning" in en
-    twin = make_lead(answers=lead.answers, sizing=lead.sizing)
+    twin = make_lead(answers=lead.answers, frozen_recommendation=lead.frozen_recommendation)
     assert present(lead_recommendation(twin)).fragment_key == \
         present(lead_recommendation(lead)).fragment_key
     assert plan(page(twin)) == zh and plan(page(lead)) == zh and plan(page(twin, "/en")) == en
@@ -207,11 +209,11 @@ def test_the_duplicates_card_reads_only_what_it_shows(client, manager):
 
     from selector.leads.models import DuplicateFlag
 
-    lead, other = make_lead(), make_lead(name="另一个", sizing={"big": "x" * 1000})
+    lead, other = make_lead(), make_lead(name="另一个", frozen_recommendation={"big": "x" * 1000})
     DuplicateFlag.objects.create(lead=lead, other=other, reasons=["phone"])
     login(client, manager)
     with CaptureQueriesContext(connection) as ctx:
         page = client.get(f"/staff/leads/{lead.public_id}/").content.decode()
     assert other.report_number in page and "另一个" in page
     flag_sql = [q["sql"] for q in ctx.captured_queries if "leads_duplicateflag" in q["sql"]]
-    assert flag_sql and not any('"sizing"' in sql or '"answers"' in sql for sql in flag_sql)
+    assert flag_sql and not any(FROZEN_COLUMN in sql or '"answers"' in sql for sql in flag_sql)

@@ -21,6 +21,8 @@ from .conftest import login
 
 URL = "/en/staff/leads/"
 
+FROZEN_COLUMN = '"frozen_recommendation"'
+
 
 def found(client, q: str, **params) -> set[str]:
     response = client.get(URL, {"q": q, **params})
@@ -188,23 +190,23 @@ def test_the_count_is_one_capped_probe_and_narrow_pages_read_by_id(client, sales
 
 
 def test_the_list_reads_only_the_columns_it_shows(client, sales):
-    make_lead(sizing={"big": "x" * 1000}, message="private message")
+    make_lead(frozen_recommendation={"big": "x" * 1000}, message="private message")
     login(client, sales)
     with CaptureQueriesContext(connection) as ctx:
         client.get(URL)
     page_sql = [q["sql"] for q in ctx.captured_queries if "leads_lead" in q["sql"]]
-    assert page_sql and not any('"sizing"' in sql or '"message"' in sql for sql in page_sql)
+    assert page_sql and not any(FROZEN_COLUMN in sql or '"message"' in sql for sql in page_sql)
 
 
 def test_my_day_reads_only_the_columns_it_shows(client, sales):
-    make_lead(owner=sales, sizing={"big": "x" * 1000}, message="private message")
-    make_lead(score="hot", sizing={"big": "x" * 1000})
+    make_lead(owner=sales, frozen_recommendation={"big": "x" * 1000}, message="private message")
+    make_lead(score="hot", frozen_recommendation={"big": "x" * 1000})
     login(client, sales)
     with CaptureQueriesContext(connection) as ctx:
         response = client.get(reverse("staff:my_day"))
     assert len(response.context["open"]) == 1 and len(response.context["hot_unassigned"]) == 1
     page_sql = [q["sql"] for q in ctx.captured_queries if "leads_lead" in q["sql"]]
-    assert page_sql and not any('"sizing"' in sql or '"message"' in sql for sql in page_sql)
+    assert page_sql and not any(FROZEN_COLUMN in sql or '"message"' in sql for sql in page_sql)
 
 
 def test_dashboard_figures_are_cached_for_a_minute_and_dated(client, sales):

@@ -25,7 +25,7 @@ def test_a_valid_post_renders_the_next_step_and_pushes_its_url(client_db, sessio
     assert r["HX-Push-Url"] == "/en/wizard/workload/"
     assert 'name="workload"' in r.content.decode()
     assert session_of(client_db).answers == {"gpus": 64, "gpus_per_server": 8}
-    assert session_of(client_db).furthest_step == 2
+    assert session_of(client_db).furthest_step == "workload"
 
 
 def test_an_invalid_post_renders_the_errors_in_place(client_db, session_of):

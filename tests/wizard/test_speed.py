@@ -144,11 +144,11 @@ def test_the_wizards_writes_do_not_wait_for_the_disk_but_later_commits_do():
         ws = services.wizard_session_start(landing_url="/wizard/", referrer="", utm={},
                                            language="en")
         services.wizard_session_store(ws=ws, answers={"gpus": 64}, language="en")
-        services.wizard_session_reach(ws=ws, index=3)
+        services.wizard_session_reach(ws=ws, stage="budget")
     sets = [q["sql"] for q in queries if "synchronous_commit" in q["sql"]]
     assert sets == ["SET LOCAL synchronous_commit TO OFF"] * 3
     ws.refresh_from_db()
-    assert (ws.answers, ws.furthest_step) == ({"gpus": 64}, 3)
+    assert (ws.answers, ws.furthest_step) == ({"gpus": 64}, "budget")
     with connection.cursor() as cursor:  # SET LOCAL ends with its transaction
         cursor.execute("SHOW synchronous_commit")
         assert cursor.fetchone()[0] == "on"

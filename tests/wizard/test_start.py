@@ -12,7 +12,7 @@ def test_it_records_where_the_visitor_came_from(client_en, session_of):
     assert ws.referrer == "https://www.baidu.com/s?wd=x"
     assert ws.landing_url.startswith("/en/wizard/?utm_source=baidu")
     assert ws.language == "en"
-    assert ws.furthest_step == 1 and ws.result_at is None and ws.answers == {}
+    assert ws.furthest_step == "scale" and ws.result_at is None and ws.answers == {}
 
 
 def test_it_truncates_long_tracking_values(client_en, session_of):
