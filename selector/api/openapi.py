@@ -19,6 +19,7 @@ from selector.domain import (
     PLATFORMS,
     VENDORS,
 )
+from selector.domain.answers import Budget, Determinism, Workload
 from selector.domain.build.cabling import CSV_HEADER
 from selector.domain.build.failure import ELEMENTS
 from selector.domain.build.performance import (
@@ -36,7 +37,7 @@ from selector.domain.build.racks import (
     RACK_U_MAX,
     RACK_U_MIN,
 )
-from selector.domain.decision import Budget, Determinism, Fabric, Workload
+from selector.domain.decision import Fabric
 from selector.domain.sizing import OVERSUB_MAX, OVERSUB_MIN, RADIX_MAX, RADIX_MIN
 from selector.planner.downloads import LINKS_MAX, SWITCHES_MAX, XLSX_LINKS_MAX
 

@@ -12,8 +12,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from selector.core.i18n import active_is_english
+from selector.domain.answers import DISTANCES, Budget, Determinism, Workload
 from selector.domain.catalogue import VENDOR_ANY, VENDOR_NAMES
-from selector.domain.decision import DISTANCES, Budget, Determinism, Workload
 
 WORKLOAD_LABELS = {
     Workload.TRAINING: gettext_lazy("Training"),

@@ -23,16 +23,8 @@ from selector.core.choices import (
     nics_label,
 )
 from selector.core.i18n import active_is_english
-from selector.domain.decision import (
-    DEFAULT_NIC_SPEED,
-    REASON_KEYS,
-    Budget,
-    Determinism,
-    Fabric,
-    Reason,
-    WhatIf,
-    Workload,
-)
+from selector.domain.answers import DEFAULT_NIC_SPEED, Budget, Determinism, Workload
+from selector.domain.decision import REASON_KEYS, Fabric, Reason, WhatIf
 
 FABRIC_LABELS = {
     Fabric.STANDARD: gettext_lazy("Standard Ethernet (no lossless back-end fabric)"),

@@ -6,6 +6,25 @@ at the NIC speed, ``bom`` counts what to order, ``tuning`` gives the lossless pr
 switch's family and ``recommend`` composes them into one serialisable recommendation.
 """
 
+from .answers import (
+    DEFAULT_DISTANCE,
+    DEFAULT_NIC_SPEED,
+    DEFAULT_PLATFORM,
+    DISTANCES,
+    GPS_MAX,
+    GPS_MIN,
+    GPUS_MAX,
+    GPUS_MIN,
+    NIC_SPEEDS,
+    OVERSUBSCRIPTIONS,
+    PLATFORMS,
+    VENDORS,
+    Answers,
+    Budget,
+    Determinism,
+    InvalidAnswers,
+    Workload,
+)
 from .bom import BomLine, Cost, Prices
 from .catalogue import (
     DEFAULT_CATALOGUE,
@@ -17,32 +36,15 @@ from .catalogue import (
     SwitchSpec,
 )
 from .decision import (
-    DEFAULT_DISTANCE,
-    DEFAULT_NIC_SPEED,
-    DEFAULT_PLATFORM,
-    DISTANCES,
     ENGINE_VERSION,
-    GPS_MAX,
-    GPS_MIN,
-    GPUS_MAX,
-    GPUS_MIN,
-    NIC_SPEEDS,
-    OVERSUBSCRIPTIONS,
-    PLATFORMS,
     REASON_KEYS,
     RULES,
     RULES_BY_ID,
-    VENDORS,
-    Answers,
-    Budget,
     Decision,
-    Determinism,
     Fabric,
-    InvalidAnswers,
     Reason,
     Rule,
     WhatIf,
-    Workload,
     decide,
     runner_up,
     scale_of,

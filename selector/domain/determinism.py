@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from selector.domain.answers import Answers, Determinism
 from selector.domain.catalogue import Source
-from selector.domain.decision import Answers, Determinism, Fabric
+from selector.domain.decision import Fabric
 from selector.domain.tuning import N_, Citation
 
 MEGATRON_DETERMINISM = Source(

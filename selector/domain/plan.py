@@ -34,9 +34,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .answers import Answers, Workload
 from .bom import Prices, bill_of_materials, cost_of
 from .catalogue import VENDOR_ANY, Catalogue, Source, SwitchSpec
-from .decision import Answers, Fabric, Workload, select_rule
+from .decision import Fabric, select_rule
 from .fabric import FabricPlan, Note, rail_ports_of, split_evenly
 from .sizing import FabricSize, FabricTooLarge, SizingError, leaf_shape, size_plane
 from .spines import even_plan, even_spines

@@ -14,9 +14,10 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from .answers import Answers
 from .bom import GPU_REACH_MAX_M, Prices
 from .catalogue import Catalogue, SwitchSpec
-from .decision import ENGINE_VERSION, Answers, Decision, Fabric, decide
+from .decision import ENGINE_VERSION, Decision, Fabric, decide
 from .fabric import FabricPlan
 from .plan import plan_fabric
 from .sizing import FabricTooLarge, SizingError

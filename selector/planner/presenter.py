@@ -26,7 +26,8 @@ from selector.core import explain
 from selector.core.answers import NAMES, label_of
 from selector.core.codeversion import code_version
 from selector.domain import RULES_BY_ID, Fabric, Recommendation
-from selector.domain.decision import PLAN_FIELDS, throughput_matters
+from selector.domain.answers import PLAN_FIELDS
+from selector.domain.decision import throughput_matters
 from selector.planner.apibody import api_dict, fabric_api
 from selector.planner.build import BuildParams, BuildView, build_view
 from selector.planner.cards import (

@@ -21,7 +21,8 @@ from selector.content.models import ContentBlock
 from selector.core.answers import NAMES, form_value
 from selector.core.explain import FABRIC_SHORT, RULE_TITLES, fabric_label, value_label
 from selector.domain import Answers, Budget, Decision, Determinism, Workload, decide
-from selector.domain.decision import PLAN_FIELDS, SMALL_CLUSTER_SERVERS, THOUSAND_GPUS
+from selector.domain.answers import PLAN_FIELDS
+from selector.domain.decision import SMALL_CLUSTER_SERVERS, THOUSAND_GPUS
 
 # One complete answer set per rule. Every field is given (nic_speed too), so each wizard
 # step arrives pre-filled and "Next" all the way through reproduces the leaf. Servers of 8

@@ -26,6 +26,7 @@ from selector.domain import (
     Answers,
     FabricTooLarge,
 )
+from selector.domain.answers import DISTANCES, Workload
 from selector.domain.build import naming
 from selector.domain.build.cabling import (
     CSV_HEADER,
@@ -36,7 +37,7 @@ from selector.domain.build.cabling import (
     part_totals,
     switch_devices,
 )
-from selector.domain.decision import DISTANCES, Fabric, Workload
+from selector.domain.decision import Fabric
 from selector.domain.fabric import FabricPlan
 from selector.domain.plan import plan_fabric
 from selector.domain.recommend import leaf_ports

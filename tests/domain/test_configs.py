@@ -19,6 +19,7 @@ import re
 import pytest
 
 from selector.domain import DEFAULT_CATALOGUE
+from selector.domain.answers import DISTANCES
 from selector.domain.build.cabling import switch_devices
 from selector.domain.build.configs import (
     ASN_FIRST,
@@ -28,7 +29,7 @@ from selector.domain.build.configs import (
     iter_configs,
     opensm_conf,
 )
-from selector.domain.decision import DISTANCES, Fabric
+from selector.domain.decision import Fabric
 from selector.domain.fabric import FabricPlan
 from selector.domain.tuning import LOSSLESS_MAX_M
 

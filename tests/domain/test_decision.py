@@ -13,25 +13,28 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from selector.domain import answers as answers_module
 from selector.domain import decision as dec
-from selector.domain.decision import (
-    ENGINE_VERSION,
+from selector.domain.answers import (
     GPS_MAX,
     GPS_MIN,
     GPUS_MAX,
     GPUS_MIN,
     NIC_SPEEDS,
-    REASON_KEYS,
-    RULES,
     Answers,
     Budget,
-    Decision,
     Determinism,
-    Fabric,
     InvalidAnswers,
+    Workload,
+)
+from selector.domain.decision import (
+    ENGINE_VERSION,
+    REASON_KEYS,
+    RULES,
+    Decision,
+    Fabric,
     Reason,
     WhatIf,
-    Workload,
     decide,
 )
 
@@ -531,7 +534,7 @@ def test_invalid_field(field, value, code):
     with pytest.raises(InvalidAnswers) as exc:
         Answers(**kwargs)
     assert exc.value.errors == {field: [code]}
-    assert code in dec.ERROR_CODES
+    assert code in answers_module.ERROR_CODES
     with pytest.raises(InvalidAnswers) as exc:
         Answers(64).replace(**{field: value})
     assert exc.value.errors == {field: [code]}
@@ -651,7 +654,7 @@ def test_from_dict_errors():
     for bad in (None, [], "gpus=8", 8):
         with pytest.raises(InvalidAnswers) as exc:
             Answers.from_dict(bad)
-        assert exc.value.errors == {dec.NON_FIELD_ERRORS: ["invalid"]}
+        assert exc.value.errors == {answers_module.NON_FIELD_ERRORS: ["invalid"]}
 
 
 @given(answers_strategy)

@@ -26,7 +26,8 @@ from decimal import Decimal
 import pytest
 
 from selector.domain import DEFAULT_CATALOGUE, Answers, FabricTooLarge, Prices, recommend
-from selector.domain.decision import DISTANCES, Fabric, Workload
+from selector.domain.answers import DISTANCES, Workload
+from selector.domain.decision import Fabric
 from selector.domain.fabric import FabricPlan
 from selector.domain.plan import plan_fabric
 from selector.domain.recommend import leaf_ports, tuning_for

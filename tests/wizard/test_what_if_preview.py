@@ -12,7 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from selector.domain import Answers, Budget, Determinism, Workload, decide
-from selector.domain.decision import GPUS_MAX, NIC_SPEEDS, throughput_matters
+from selector.domain.answers import GPUS_MAX, NIC_SPEEDS
+from selector.domain.decision import throughput_matters
 from selector.planner.presenter import _as_data
 from selector.wizard.views import _changed_answers
 
