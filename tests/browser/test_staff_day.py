@@ -302,3 +302,182 @@ def test_manager_views_of_a_team_at_work(new_page, live_server, artifacts_dir,
     phone.wait_for_selector("table.lead-table tbody tr")
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
     phone.screenshot(path=str(shots / "lead-list-team-390.png"), full_page=False)
+
+
+SH = dt.timezone(dt.timedelta(hours=8))
+
+
+def test_a_week_the_pool_a_conflict_in_two_tabs_and_a_rep_who_leaves(
+        new_page, live_server, artifacts_dir, transactional_db, webhook, settings):
+    """The rest of the week (issue 24): Monday the routing rule deals new leads round robin
+    and the robot @mentions each owner; a pool lead is claimed; a won deal survives an older
+    tab's edit (refused, the current state shown, "apply anyway" offered); a rep leaves and
+    the manager hands his open leads to a colleague in one background job (the real task
+    worker) with one summary message; Wednesday the untouched leads go back to the pool at
+    the tick. My day's counts are the database's at every step. Screenshots at 1280 and
+    390 px, in Chinese and English, go to artifacts/staff-day/."""
+    from selector.leads.models import OPEN_STATUSES, RoutingRule
+    from selector.staff import tasks
+
+    shots = artifacts_dir("staff-day")
+    call_command("load_content", force=True, verbosity=0)
+    ensure_roles(apps)
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+    settings.SITE_URL = live_server.url
+    settings.STAFF_IDLE_TIMEOUT = settings.STAFF_SESSION_MAX_AGE = 7 * 24 * 3600
+    settings.REPORT_EMAIL_ENABLED = False
+    settings.WORK_HOLIDAYS, settings.WORK_EXTRA_DAYS = [], []
+    wang = _user("wang", SALES_GROUP, "13800138000", "磊", "王")
+    li = _user("li", SALES_GROUP, "13900139000", "娜", "李")
+    zhao = _user("zhao", SALES_GROUP, "13600136000", "强", "赵")
+    _user("mia", MANAGERS_GROUP, "13700137000", "敏", "孙")
+    rule = RoutingRule.objects.create(name="华南团队", mode="round_robin",
+                                      return_after_hours=8)
+    rule.team.set([wang, li, zhao])
+
+    monday = dt.datetime(2026, 12, 7, 9, 30, tzinfo=SH)
+    with time_machine.travel(monday, tick=True):
+        # --- Monday: six leads dealt round robin, each owner @mentioned -------------------
+        leads = [_submit(f"华联{n}号智算科技有限公司", f"+8613700000{n:03d}",
+                         email=f"buyer{n}@example.cn") for n in range(6)]
+        owners = [Lead.objects.get(pk=lead.pk).owner for lead in leads]
+        assert sorted(o.username for o in owners) == ["li", "li", "wang", "wang", "zhao",
+                                                      "zhao"]
+        _worker()
+        for lead, owner in zip(leads, owners, strict=True):
+            sent = next(m for m in webhook.requests
+                        if lead.report_number in m["text"]["content"])
+            assert sent["text"]["mentioned_mobile_list"] == [
+                StaffProfile.objects.get(user=owner).mobile]
+
+        # --- a lead for the pool, claimed from My day -------------------------------------
+        RoutingRule.objects.filter(pk=rule.pk).update(mode="pool")
+        pooled = _submit("星河智算（广州）有限公司", "+8613700000999")
+        assert Lead.objects.get(pk=pooled.pk).owner is None
+        _worker()
+        assert "公海" in next(t for t in webhook.texts() if pooled.report_number in t)
+        li_page = new_page()
+        _login(li_page, "li")
+        hot_unassigned = Lead.objects.filter(owner=None, score="hot",
+                                             status__in=OPEN_STATUSES).count()
+        assert li_page.inner_text(".day-hot h2 .count") == str(hot_unassigned)
+        li_page.screenshot(path=str(shots / "week-my-day-pool.png"), full_page=True)
+        li_page.locator(".day-hot .day-item", has_text="星河智算").locator(
+            "button", has_text="接手").click()
+        li_page.wait_for_selector(".day-open .day-item:has-text('星河智算')")
+        assert _wait_for(lambda: Lead.objects.get(pk=pooled.pk).owner_id == li.pk, "claim")
+        mine = Lead.objects.filter(owner=li, status__in=OPEN_STATUSES).count()
+        assert li_page.inner_text(".day-open h2 .count") == str(mine) == "3"
+
+        # --- a won deal and an older tab ------------------------------------------------------
+        deal = next(lead for lead, owner in zip(leads, owners, strict=True)
+                    if owner.pk == wang.pk)
+        url = f"/staff/leads/{deal.public_id}/"
+        first, stale = new_page(), new_page()
+        _login(first, "wang")
+        _login(stale, "wang")
+        first.goto(url)
+        stale.goto(url)  # drawn now; it will be out of date in a moment
+        first.click("summary:has-text('更改状态')")
+        first.select_option("#status-form select[name=status]", "won")
+        first.fill("#status-form input[name=deal_value]", "1200000")
+        first.click("#status-form button[type=submit]")
+        first.wait_for_selector(".badge.status-won")
+        stale.click("summary:has-text('更改状态')")
+        stale.select_option("#status-form select[name=status]", "proposal")
+        stale.click("#status-form button[type=submit]")
+        stale.wait_for_selector("[data-testid=conflict]")
+        assert "未保存：您打开页面后，此线索已被修改" in stale.inner_text("#conflict")
+        assert "1,200,000" in stale.inner_text("[data-testid=conflict-current]")
+        assert "已报方案" in stale.inner_text("[data-testid=conflict-yours]")
+        won = Lead.objects.get(pk=deal.pk)
+        assert (won.status, won.deal_value) == ("won", 1_200_000)  # nothing was undone
+        stale.screenshot(path=str(shots / "week-conflict.png"), full_page=True)
+        phone_en = new_page(width=390, height=844)
+        _login(phone_en, "wang")
+        phone_en.goto(f"/en/staff/leads/{deal.public_id}/")
+        assert phone_en.evaluate("document.documentElement.scrollWidth") <= 390
+        phone_en.screenshot(path=str(shots / "week-lead-390-en.png"), full_page=True)
+        assert Lead.objects.get(pk=deal.pk).status == "won"
+
+    tuesday = monday + dt.timedelta(days=1)
+    with time_machine.travel(tuesday, tick=True):
+        # --- Tuesday: zhao leaves; his open leads go to li in one job ------------------------
+        User.objects.filter(pk=zhao.pk).update(is_active=False)
+        his = set(Lead.objects.filter(owner=zhao, status__in=OPEN_STATUSES)
+                  .values_list("pk", flat=True))
+        assert len(his) == 2
+        boss = new_page()
+        _login(boss, "mia")
+        boss.goto("/staff/leads/")
+        options = boss.inner_text("select[name=owner]")
+        assert "赵强（已离职）" in options
+        boss.goto(f"/staff/leads/?owner={zhao.pk}&status=open")
+        assert boss.locator("table.lead-table tbody tr").count() == 2
+        boss.goto("/staff/handover/")
+        boss.select_option("select[name=from_user]", str(zhao.pk))
+        boss.select_option("select[name=to_user]", str(li.pk))
+        boss.click("[data-testid=handover-start]")
+        boss.wait_for_selector("[data-testid=handover]")
+        before = len(webhook.requests)
+        _worker()
+        boss.reload()
+        boss.wait_for_selector("[data-testid=handover][data-status=done]")
+        assert "2 / 2" in boss.inner_text("main") or "2 条" in boss.inner_text(
+            "[data-testid=handover-progress]")
+        assert set(Lead.objects.filter(pk__in=his).values_list("owner", flat=True)) == {li.pk}
+        summaries = [m for m in webhook.requests[before:]
+                     if "13900139000" in m["text"].get("mentioned_mobile_list", [])]
+        assert len(summaries) == 1, [m["text"]["content"] for m in webhook.requests[before:]]
+        boss.screenshot(path=str(shots / "week-handover.png"), full_page=True)
+        boss_en = new_page(width=390, height=844)
+        _login(boss_en, "mia")
+        boss_en.goto("/en/staff/handover/")
+        boss_en.wait_for_selector("[data-testid=handover-start]")
+        assert boss_en.evaluate("document.documentElement.scrollWidth") <= 390
+        boss_en.screenshot(path=str(shots / "week-handover-390-en.png"), full_page=True)
+        # wang works one of his leads on Tuesday: it stays his.
+        kept = next(lead for lead, owner in zip(leads, owners, strict=True)
+                    if owner.pk == wang.pk and lead.pk != deal.pk)
+        page = new_page()
+        _login(page, "wang")
+        page.goto(f"/staff/leads/{kept.public_id}/")
+        page.select_option("#activity-form select[name=kind]", "call")
+        page.select_option("#activity-form select[name=outcome]", "reached")
+        page.click("#activity-form button[type=submit]")
+        page.wait_for_selector(".timeline li.event-activity")
+
+    wednesday = monday + dt.timedelta(days=2, minutes=10)
+    with time_machine.travel(wednesday, tick=True):
+        # --- Wednesday's tick: leads nobody touched for 8 working hours go back ----------
+        # Monday's leads li never worked and the pool lead she claimed on Monday go back
+        # (16 working hours); what wang worked and what li was handed on Tuesday stay
+        # (under 8: Tuesday 09:30-18:00 less lunch is 7 hours, Wednesday until 09:40 one
+        # more sixth).
+        untouched = {lead.pk for lead, owner in zip(leads, owners, strict=True)
+                     if owner.pk == li.pk} | {pooled.pk}
+        before = len(webhook.requests)
+        tasks.schedule_tick()
+        _worker()
+        assert set(Lead.objects.filter(status__in=OPEN_STATUSES, owner__isnull=True)
+                   .values_list("pk", flat=True)) == untouched
+        assert Lead.objects.get(pk=kept.pk).owner_id == wang.pk
+        assert set(Lead.objects.filter(pk__in=his).values_list("owner", flat=True)) == {li.pk}
+        assert Lead.objects.get(pk=deal.pk).owner_id == wang.pk  # won: not in the pool
+        returned = [m["text"]["content"] for m in webhook.requests[before:]
+                    if "公海" in m["text"]["content"]]
+        assert returned, [m["text"]["content"] for m in webhook.requests[before:]]
+        page = new_page()
+        _login(page, "li")
+        pool = Lead.objects.filter(owner=None, score="hot", status__in=OPEN_STATUSES).count()
+        assert page.inner_text(".day-hot h2 .count") == str(pool)
+        page.screenshot(path=str(shots / "week-my-day-wednesday.png"), full_page=True)
+        phone = new_page(width=390, height=844)
+        _login(phone, "li")
+        assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+        phone.screenshot(path=str(shots / "week-my-day-390.png"), full_page=True)
+        desk_en = new_page()
+        _login(desk_en, "li")
+        desk_en.goto("/en/staff/")
+        assert "new hot leads to take" in desk_en.inner_text(".day-summary")
+        desk_en.screenshot(path=str(shots / "week-my-day-en.png"), full_page=True)
