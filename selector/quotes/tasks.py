@@ -17,10 +17,8 @@ import logging
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.mail import EmailMultiAlternatives
 from django.db.models import Q
 from django.tasks import task
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -28,7 +26,7 @@ from django.utils.translation import gettext as _
 from selector.core.siteurl import site_url
 from selector.leads import notify
 from selector.quotes.models import Quote, QuoteEvent
-from selector.staff import permissions
+from selector.staff import messaging, permissions
 
 logger = logging.getLogger(__name__)
 
@@ -76,23 +74,13 @@ def _message(quote: Quote, event: str) -> tuple[notify.Message, list[str]]:
 
 
 def _send(message: notify.Message, private: list[str], users) -> bool:
-    sent = False
-    if settings.LEAD_WEBHOOK_URL:
-        try:
-            notify.post_message(message)
-            sent = True
-        except Exception as exc:  # noqa: BLE001 - a robot failure must not stop the e-mail
-            logger.warning("quote message to the group robot failed (%s)", type(exc).__name__)
+    sent = messaging.post_to_group(message, "quote message")
     emails = [u.email for u in users if u is not None and u.email]
     if emails:
         shown = notify.Message(title=message.title, lines=(*message.lines, *private),
                                link=message.link, link_text=message.link_text)
-        text = "\n".join([shown.title, *shown.lines, "", shown.link])
-        mail = EmailMultiAlternatives(subject=shown.title, body=text, to=emails)
-        mail.attach_alternative(render_to_string("staff/email/message.html",
-                                                 {"message": shown}), "text/html")
         try:
-            mail.send()
+            messaging.email(None, shown, shown.title, to=emails).send()
             sent = True
         except Exception as exc:  # noqa: BLE001
             logger.warning("quote e-mail failed (%s)", type(exc).__name__)

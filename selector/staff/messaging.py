@@ -29,16 +29,23 @@ def profile(user) -> StaffProfile:
     return StaffProfile.objects.get_or_create(user=user)[0]
 
 
+def post_to_group(message: notify.Message, what: str) -> bool:
+    """Post to the group robot, when one is configured; True when it took the message. A
+    failure is logged (``what`` names the message), never raised: the e-mail still goes."""
+    if not settings.LEAD_WEBHOOK_URL:
+        return False
+    try:
+        notify.post_message(message)
+    except Exception as exc:  # noqa: BLE001 - a robot failure must not stop the e-mail
+        logger.warning("%s to the group robot failed (%s)", what, type(exc).__name__)
+        return False
+    return True
+
+
 def send(user, message: notify.Message, subject: str) -> bool:
     """Group robot (with the @mention) and e-mail; True when at least one channel worked.
     (Messages about one lead go through ``_send_about``, once each.)"""
-    sent = False
-    if settings.LEAD_WEBHOOK_URL:
-        try:
-            notify.post_message(message)
-            sent = True
-        except Exception as exc:  # noqa: BLE001 - a robot failure must not stop the e-mail
-            logger.warning("staff message to the group robot failed (%s)", type(exc).__name__)
+    sent = post_to_group(message, "staff message")
     if user is not None and user.email:
         try:
             email(user, message, subject).send()

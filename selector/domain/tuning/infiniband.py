@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..catalogue import Source
-from .model import N_, Citation, ConfigLine
+from .model import N_, Citation, ConfigLine, cited_sources
 from .nic import NCCL_ENV
 
 # The catalogue's family of the NVIDIA InfiniBand switches, and what the page calls it.
@@ -53,14 +53,7 @@ class InfinibandTuning:
     config: tuple[ConfigLine, ...]
 
     def sources(self) -> list[Source]:
-        seen: dict[str, Source] = {}
-        for cits in self.citations.values():
-            for cit in cits:
-                seen.setdefault(cit.source.title, cit.source)
-        for line in self.config:
-            if line.citation:
-                seen.setdefault(line.citation.source.title, line.citation.source)
-        return list(seen.values())
+        return cited_sources(self.citations, self.config)
 
     def to_dict(self) -> dict[str, Any]:
         return {"family": self.family, "routing_engine": "ftree", "shield": True,

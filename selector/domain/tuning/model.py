@@ -119,6 +119,19 @@ class PortGroup:
                    int(data["cable_m"]), bool(data["lossless"]), str(data.get("reason", "")))
 
 
+def cited_sources(citations: dict[str, tuple[Citation, ...]],
+                  config: tuple[ConfigLine, ...]) -> list[Source]:
+    """Every document ``citations`` and ``config`` cite, once, in order of first use."""
+    seen: dict[str, Source] = {}
+    for cits in citations.values():
+        for cit in cits:
+            seen.setdefault(cit.source.title, cit.source)
+    for line in config:
+        if line.citation:
+            seen.setdefault(line.citation.source.title, line.citation.source)
+    return list(seen.values())
+
+
 @dataclass(frozen=True)
 class TuningProfile:
     """The lossless values for one switch family at the plan's GPU link speed.
@@ -166,14 +179,7 @@ class TuningProfile:
 
     def sources(self) -> list[Source]:
         """Every document the profile cites, once, in order of first use."""
-        seen: dict[str, Source] = {}
-        for cits in self.citations.values():
-            for cit in cits:
-                seen.setdefault(cit.source.title, cit.source)
-        for line in self.config:
-            if line.citation:
-                seen.setdefault(line.citation.source.title, line.citation.source)
-        return list(seen.values())
+        return cited_sources(self.citations, self.config)
 
     def to_dict(self) -> dict[str, Any]:
         return {
