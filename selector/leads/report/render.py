@@ -44,7 +44,7 @@ from selector.wizard.presenters import build_downloads
 
 # Bump when the template, the CSS or the context change in a way that alters the PDF:
 # it is part of every cache key, so old cached PDFs stop being served.
-REPORT_VERSION = "2026-12-01.18"
+REPORT_VERSION = "2026-12-04.1"
 TEMPLATE = "reports/report.html"
 CSS_PATH = "css/report.css"
 LOGO_PATH = "img/logo.svg"
