@@ -219,3 +219,30 @@ def test_the_progress_page_shows_how_far_a_running_job_got(client, manager, db):
     # A hand-over's row is not a bulk job's page.
     other = Handover.objects.create(actor=manager, status="done")
     assert client.get(reverse("staff:bulk_job", args=[other.pk])).status_code == 404
+
+
+def test_past_the_list_s_count_cap_the_form_offers_all_that_match_without_a_count_query(
+        transactional_db, tasks_db, client, manager, monkeypatch):
+    """At 200,000 leads an exact COUNT on every list page cost 100-250 ms: past the cap the
+    form offers "all that match" without a number and the job counts them when queued."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from selector.staff.views import lead_list
+
+    monkeypatch.setattr(lead_list, "COUNT_CAP", 5)
+    [make_lead(utm_source="expo") for _ in range(8)]
+    login(client, manager)
+    with CaptureQueriesContext(connection) as queries:
+        listing = client.get(URL, {"source": "expo"}).content.decode()
+    assert "符合此筛选条件的全部线索（超过 5 条）" in listing
+    assert 'name="expected" value=""' in listing
+    assert not [q["sql"] for q in queries.captured_queries if "COUNT(" in q["sql"].upper()]
+    response = client.post(reverse("staff:lead_bulk"), {
+        "scope": "all", "next_query": "source=expo", "status": "contacted", "owner": "",
+        "expected": ""})
+    job = Handover.objects.get()
+    assert response["Location"] == reverse("staff:bulk_job", args=[job.pk])
+    assert job.total == 8
+    _worker()
+    assert Lead.objects.filter(utm_source="expo", status="contacted").count() == 8
