@@ -54,16 +54,18 @@ def regenerate(rows: list[dict[str, Any]], catalogue: Catalogue = DEFAULT_CATALO
         "content.switch": _rows(Switch, map(Switch.from_spec, catalogue.switches), rows, stamp),
         "content.part": _rows(Part, map(Part.from_spec, catalogue.parts), rows, stamp),
     }
+    placed: set[str] = set()
     out: list[dict[str, Any]] = []
     for row in rows:
         label = row["model"]
         if label not in generated:
             out.append(row)
-        elif generated[label] is not None:
+        elif label not in placed:
             out.extend(generated[label])
-            generated[label] = None  # type: ignore[assignment]
-    for rest in generated.values():
-        out.extend(rest or ())
+            placed.add(label)
+    for label, rest in generated.items():
+        if label not in placed:
+            out.extend(rest)
     return out
 
 

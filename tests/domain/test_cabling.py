@@ -201,12 +201,13 @@ def test_names_follow_the_documented_scheme():
 
 
 def test_port_names_match_the_tuning_snippets_names():
-    from selector.domain.tuning import _ethernet, _swp
+    from selector.domain.tuning.sonic import ethernet_ports
+    from selector.domain.tuning.spectrum import swp_ports
 
     namer = naming.port_namer("sonic", 64, 64)
-    assert [namer.name(3, s, 2) for s in range(2)] == _ethernet(3, 1, 2)
+    assert [namer.name(3, s, 2) for s in range(2)] == ethernet_ports(3, 1, 2)
     spectrum = naming.port_namer("nvidia-spectrum", 64, 64)
-    assert _swp(5, 1, 2) == ["swp5s0-1"] and spectrum.name(5, 1, 2) == "swp5s1"
+    assert swp_ports(5, 1, 2) == ["swp5s0-1"] and spectrum.name(5, 1, 2) == "swp5s1"
     with pytest.raises(ValueError):
         spectrum.name(65, 0, 1)
 

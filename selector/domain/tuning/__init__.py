@@ -38,10 +38,6 @@ from .nic import bdp_bytes, nic_xoff_bytes
 from .registry import FAMILIES, LABELS, OS_NAMES, tuning_profile
 from .sonic import SONIC_CMDREF as SONIC_CMDREF
 
-# Port naming, cross-checked against the cabling plan's names by tests/domain/test_cabling.py.
-from .sonic import _ethernet as _ethernet
-from .spectrum import _swp as _swp
-
 __all__ = [
     "FAMILIES",
     "OS_NAMES",

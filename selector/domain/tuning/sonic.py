@@ -76,7 +76,7 @@ def _table_row(switch_key: str, speed: int, cable_m: int) -> tuple[int, int] | N
     return rows[0] if rows else None
 
 
-def _ethernet(first: int, count: int, split: int, lanes: int = 8) -> list[str]:
+def ethernet_ports(first: int, count: int, split: int, lanes: int = 8) -> list[str]:
     """SONiC port names: ``Ethernet<first lane>``, 8 lanes per 800G port, a port broken out
     ``split`` ways takes ``lanes / split`` lanes per part (the platform's platform.json)."""
     step = lanes // split
@@ -85,7 +85,7 @@ def _ethernet(first: int, count: int, split: int, lanes: int = 8) -> list[str]:
 
 
 def _ethernet_span(first: int, count: int) -> str:
-    names = _ethernet(first, count, 1)
+    names = ethernet_ports(first, count, 1)
     return names[0] if len(names) == 1 else f"{names[0]}-{names[-1]}"
 
 
@@ -98,7 +98,7 @@ def _sonic_block(spans: list[Span], switch_key: str, uplink: int, speed: int
     lossy: list[str] = []
     notes: list[ConfigLine] = []
     for span in spans:
-        names = _ethernet(span.first, span.count, span.split)
+        names = ethernet_ports(span.first, span.count, span.split)
         port_speed = speed if span.role == "gpu" else uplink
         row = _table_row(switch_key, port_speed, span.cable_m)
         if span.cable_m >= LOSSLESS_MAX_M:

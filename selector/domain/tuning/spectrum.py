@@ -59,7 +59,7 @@ NETOP_SPCX = Source(
     READ, "NVIDIA Spectrum-X 以太网平台说明（英文）")
 
 
-def _swp(first: int, count: int, split: int) -> list[str]:
+def swp_ports(first: int, count: int, split: int) -> list[str]:
     """NVUE interface names: ``swp1-32`` for native ports, ``swp1s0-1,swp2s0-1,...`` for
     ports broken out ``split`` ways (Cumulus names the parts swpNs0..swpNs<split-1>)."""
     if count <= 0:
@@ -80,7 +80,7 @@ def _nvue_group(span: Span, lossless: bool, pfc_priority: int) -> tuple[PortGrou
                                                                          list[ConfigLine]]:
     """One PFC profile per port group, with that group's cable length (Cumulus derives the
     headroom from it); a lossy group's profile neither sends nor honours pause frames."""
-    ports = ",".join(_swp(span.first, span.count, span.split))
+    ports = ",".join(swp_ports(span.first, span.count, span.split))
     name = _NVUE_PROFILE[span.role] + ("" if lossless else "-lossy")
     group = PortGroup(span.role, ports, span.interfaces, span.cable_m, lossless,
                       "" if lossless else "distance")

@@ -1,3 +1,4 @@
+import json
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
@@ -16,8 +17,6 @@ class Command(BaseCommand):
         parser.add_argument("--check", action="store_true", help="do not write; fail if stale")
 
     def handle(self, *args, check: bool = False, **options):
-        import json
-
         path = Path(FIXTURE)
         text = path.read_text(encoding="utf-8")
         new = dumps(regenerate(json.loads(text)))
