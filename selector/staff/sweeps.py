@@ -8,7 +8,6 @@ updates make a second run a no-op).
 from __future__ import annotations
 
 import datetime as dt
-import logging
 from datetime import timedelta
 
 from django.conf import settings
@@ -33,9 +32,6 @@ from selector.staff.messaging import (
     when_text,
 )
 from selector.staff.models import StaffProfile
-
-logger = logging.getLogger(__name__)
-
 
 # --- SLA and digests ----------------------------------------------------------------
 

@@ -20,7 +20,6 @@ written only after a send succeeded on at least one channel.
 from __future__ import annotations
 
 import datetime as dt
-import logging
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -50,8 +49,6 @@ from selector.staff.messaging import (
 )
 from selector.staff.models import Handover
 from selector.staff.sweeps import digest_due, escalate_sla, return_to_pool, send_digests
-
-logger = logging.getLogger(__name__)
 
 TICK_SECONDS = 300
 
