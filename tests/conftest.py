@@ -58,8 +58,8 @@ def clear_cache():
 
 def content_stamp_sql() -> list[str]:
     """The queries one check of the content snapshot runs (selector.content.snapshot): one
-    digest on PostgreSQL, one read per content table on SQLite. A page that asks for the
-    content once runs exactly these."""
+    read of the token on PostgreSQL, one read per content table on SQLite. A page that
+    asks for the content once runs exactly these."""
     snapshot.current()  # the content of the current rows, kept
     with CaptureQueriesContext(connection) as queries:
         snapshot.current()

@@ -329,9 +329,9 @@ def display_filename(data: ReportData) -> str:
 
 
 def content_version() -> str:
-    """Changes whenever any content changes (selector.content.snapshot's stamp: every column
-    of every content row), however it was edited: the admin, load_content, a queryset
-    update() that leaves updated_at alone, or SQL by hand."""
+    """Changes whenever any content changes (selector.content.snapshot's stamp), however it
+    was edited: the admin, load_content, a queryset update() that leaves updated_at alone,
+    or SQL by hand."""
     return hashlib.sha256(snapshot.current().stamp.encode()).hexdigest()[:32]
 
 
