@@ -24,6 +24,7 @@ from selector.content.httpcache import cacheable
 from selector.content.queries import block, company, faq_entries
 from selector.core.answers import NAMES, form_value, label_of
 from selector.core.attribution import visit_source
+from selector.core.codeversion import code_version
 from selector.core.explain import FABRIC_SHORT, value_label, what_if_condition
 from selector.core.sharing import answers_from_token, share_token
 from selector.core.siteurl import absolute
@@ -235,10 +236,12 @@ def _step_page(request: HttpRequest, ws: WizardSession, current: Step, *, form=N
         form = current.make_form(answers)
     _decorate(form, _step_url(current))
     previous = previous_step(answers, current)
+    progress = [(s, s.is_completed(answers), s is current) for s in steps]
     context = {
         "step": current,
         "form": form,
-        "steps": [(s, s.is_completed(answers), s is current) for s in steps],
+        "steps": progress,
+        "progress_key": _progress_key(progress, position),
         "position": position,
         "total": len(steps),
         "step_url": _step_url(current),
@@ -248,6 +251,13 @@ def _step_page(request: HttpRequest, ws: WizardSession, current: Step, *, form=N
         "servers": _live_servers(form, answers) if current.identifier == "scale" else None,
     }
     return _render(request, current.template, context, push=push)
+
+
+def _progress_key(progress: list[tuple[Step, bool, bool]], position: int) -> str:
+    """Everything wizard/_progress.html shows on a step page, for its cached markup (the
+    template adds the language): the code version, each step's state and the position."""
+    states = ",".join(f"{s.identifier}:{done:d}{is_current:d}" for s, done, is_current in progress)
+    return f"{code_version()}|{position}|{states}"
 
 
 def _decorate(form, url: str) -> None:
