@@ -6,6 +6,8 @@ only the step region ("template#region", a Django 6 partial) and pushes the step
 
 from __future__ import annotations
 
+from functools import partial
+
 from django import forms
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
@@ -246,11 +248,16 @@ def _step_page(request: HttpRequest, ws: WizardSession, current: Step, *, form=N
         "total": len(steps),
         "step_url": _step_url(current),
         "previous_url": _step_url(previous) if previous else None,
-        "faqs": faq_entries(set(current.faq_topics)),
-        "tree_lines": [b for b in (block(k) for k in current.decision_keys) if b],
+        # Called by the template only when it draws the "why we ask" box, which it keeps.
+        "faqs": partial(faq_entries, set(current.faq_topics)),
+        "tree_lines": partial(_tree_lines, current),
         "servers": _live_servers(form, answers) if current.identifier == "scale" else None,
     }
     return _render(request, current.template, context, push=push)
+
+
+def _tree_lines(step: Step) -> list:
+    return [b for b in (block(k) for k in step.decision_keys) if b]
 
 
 def _progress_key(progress: list[tuple[Step, bool, bool]], position: int) -> str:

@@ -1,8 +1,9 @@
 """The steps' progress list is kept as markup by the process and the shared cache
 (``{% memocache %}`` in wizard/_step_frame_top.html, keyed by views._progress_key and the
-language), and so are the header and footer every page shares (base.html, keyed by
-``site_version``). Kept markup must be the markup the page would draw: checked at every
-step of every walk, in both languages, against a render with nothing kept."""
+language), and so are each step's "why we ask" box (_step_frame_bottom.html) and the
+header and footer every page shares (base.html), keyed by ``site_version``. Kept markup
+must be the markup the page would draw: checked at every step of every walk, in both
+languages, against a render with nothing kept."""
 
 import re
 
@@ -39,7 +40,8 @@ def _parts(html: str) -> dict[str, str]:
     found = {name: re.search(pattern, html, re.S) for name, pattern in {
         "progress": r'<nav class="wizard-progress".*?</nav>',
         "header": r'<header class="site-header">.*?</header>',
-        "footer": r'<footer class="site-footer">.*?</footer>'}.items()}
+        "footer": r'<footer class="site-footer">.*?</footer>',
+        "why": r'<aside class="wizard-why".*?</aside>'}.items()}
     return {name: match.group(0) for name, match in found.items() if match}
 
 
@@ -67,7 +69,7 @@ def test_kept_progress_header_and_footer_are_what_the_page_draws(content, prefix
     kept = {case: page(*case) for case in cases}
     assert kept == drawn
     for (answered, at), parts in drawn.items():
-        assert set(parts) == {"progress", "header", "footer"}
+        assert {"progress", "header", "footer"} <= set(parts)
         progress = parts["progress"]
         assert progress.count('aria-current="step"') == 1
         # Answered steps other than this one are links back; the rest are not.
@@ -86,3 +88,14 @@ def test_the_language_and_an_edit_of_the_company_change_the_kept_markup(content)
     CompanyProfile.objects.update(name_zh="深华天成（改）", short_name_zh="深华（改）")
     again = _parts(client.get("/wizard/workload/").content.decode())
     assert "深华天成（改）" in again["footer"] and "深华（改）" in again["header"]
+
+
+def test_a_faq_edit_changes_the_kept_why_box(content):
+    from selector.content.models import FaqEntry
+
+    client = _client(1)
+    why = _parts(client.get("/en/wizard/workload/").content.decode())["why"]
+    entry = next(e for e in FaqEntry.objects.all() if e.question_en in why)
+    FaqEntry.objects.filter(pk=entry.pk).update(question_en="Why lossless, really?")
+    again = _parts(client.get("/en/wizard/workload/").content.decode())["why"]
+    assert "Why lossless, really?" in again and entry.question_en not in again
