@@ -1,6 +1,6 @@
-"""Fragment-cache keys carry the code's version (templates, code, compiled translations),
-so a deploy never serves markup an older version cached in the shared cache; nothing is
-bumped by hand."""
+"""Fragment-cache keys carry the code's version (templates, code, compiled translations,
+library pins), so a deploy never serves markup an older version cached in the shared
+cache; nothing is bumped by hand."""
 
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ def _copy(tmp_path: Path) -> Path:
     mo = next(ROOT.glob("selector/**/*.mo"))
     (root / mo.parent.relative_to(ROOT)).mkdir(parents=True, exist_ok=True)
     shutil.copy(mo, root / mo.relative_to(ROOT))
+    shutil.copy(ROOT / "requirements.txt", root)
     return root
 
 
@@ -48,6 +49,17 @@ def test_changed_code_or_translations_give_a_new_version(tmp_path):
     mo = next(root.glob("selector/**/*.mo"))
     mo.write_bytes(mo.read_bytes() + b"\0")
     assert digest_files(root) != after_code
+
+
+def test_a_new_library_pin_gives_a_new_version(tmp_path):
+    """A library upgrade (a line of requirements.txt) can change markup the project draws
+    through it (form widgets, the htmx script tag's static name)."""
+    root = _copy(tmp_path)
+    before = digest_files(root)
+    pins = root / "requirements.txt"
+    pins.write_text(pins.read_text().replace("django-htmx==", "django-htmx==0.0.0+", 1))
+    assert "django-htmx==0.0.0+" in pins.read_text()
+    assert digest_files(root) != before
 
 
 def test_a_renamed_file_gives_a_new_version(tmp_path):

@@ -2,9 +2,10 @@
 
 A fragment cached in the shared cache outlives a deploy (it is kept for a day, and the
 cache is shared by every process, old and new). Its key therefore carries a digest of
-everything that shapes the markup: the templates, the Python code of the project and the
-compiled translations. A deploy that changes any of them changes every fragment key, with
-nothing to bump by hand; a deploy that changes none keeps the cache warm.
+everything that shapes the markup: the templates, the Python code of the project, the
+compiled translations and the pinned requirements (the libraries' versions). A deploy
+that changes any of them changes every fragment key, with nothing to bump by hand; a
+deploy that changes none keeps the cache warm.
 """
 
 from __future__ import annotations
@@ -16,8 +17,10 @@ from pathlib import Path
 
 from django.conf import settings
 
-# What the markup is made of, relative to the project's root.
-PATTERNS = ("templates/**/*", "selector/**/*.py", "selector/**/*.mo")
+# What the markup is made of, relative to the project's root. The pinned requirements stand
+# for the installed libraries: a new Django or django-htmx can change a widget's markup or
+# the htmx script's hashed static name, and a fragment kept from before must not outlive it.
+PATTERNS = ("templates/**/*", "selector/**/*.py", "selector/**/*.mo", "requirements*.txt")
 
 
 def digest_files(root: Path, patterns: Iterable[str] = PATTERNS) -> str:

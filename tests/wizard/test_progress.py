@@ -1,9 +1,9 @@
 """The steps' progress list is kept as markup by the process and the shared cache
 (``{% memocache %}`` in wizard/_step_frame_top.html, keyed by views._progress_key and the
 language), and so are each step's "why we ask" box (_step_frame_bottom.html) and the
-header and footer every page shares (base.html), keyed by ``site_version``. Kept markup
-must be the markup the page would draw: checked at every step of every walk, in both
-languages, against a render with nothing kept."""
+head's links, the header and the footer every page shares (base.html), keyed by
+``site_version``. Kept markup must be the markup the page would draw: checked at every
+step of every walk, in both languages, against a render with nothing kept."""
 
 import re
 
@@ -39,6 +39,7 @@ def _client(answered: int) -> Client:
 def _parts(html: str) -> dict[str, str]:
     found = {name: re.search(pattern, html, re.S) for name, pattern in {
         "progress": r'<nav class="wizard-progress".*?</nav>',
+        "head": r'<head>.*?</head>',
         "header": r'<header class="site-header">.*?</header>',
         "footer": r'<footer class="site-footer">.*?</footer>',
         "why": r'<aside class="wizard-why".*?</aside>'}.items()}
@@ -69,7 +70,7 @@ def test_kept_progress_header_and_footer_are_what_the_page_draws(content, prefix
     kept = {case: page(*case) for case in cases}
     assert kept == drawn
     for (answered, at), parts in drawn.items():
-        assert {"progress", "header", "footer"} <= set(parts)
+        assert {"progress", "head", "header", "footer"} <= set(parts)
         progress = parts["progress"]
         assert progress.count('aria-current="step"') == 1
         # Answered steps other than this one are links back; the rest are not.
