@@ -41,6 +41,16 @@ def _fill_by_mouse(page, case, step):
 def _expect_step(page, step):
     page.wait_for_url(f"**/wizard/{step}/")
     page.locator("h1[data-step-heading]").wait_for()
+    _settled(page)
+
+
+def _settled(page):
+    """htmx wires up swapped-in content when it settles, 20 ms after the swap (its
+    defaultSettleDelay; the new nodes carry ``htmx-added`` until then). A key pressed before
+    that submits the form natively, as without JavaScript (a full page, the focus on the
+    body): no person is that fast, but this test's keyboard is."""
+    page.wait_for_function(
+        "() => !document.querySelector('.htmx-added, .htmx-settling, .htmx-request')")
 
 
 def _expect_result(page, rule):
